@@ -1,0 +1,4 @@
+//! The C ABI: `extern "C"` entry points and `repr(C)` mirrors of the public structs.
+//!
+//! This is the only module with raw pointers and `unsafe` FFI code. Every entry point
+//! catches panics and turns them into the reference library's error value.

@@ -1,0 +1,1 @@
+//! The Blosc chunk format: header, block streams, compression and decompression.

@@ -1,0 +1,1 @@
+//! The worker pool that runs block jobs for a context.
