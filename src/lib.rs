@@ -6,6 +6,7 @@
 //! structs; it makes `libblosc2.so` a drop-in replacement for the reference library.
 
 pub mod capi;
+pub mod cbuffer;
 pub mod chunk;
 pub mod codecs;
 pub mod constants;
@@ -13,6 +14,7 @@ pub mod context;
 pub mod error;
 pub mod filters;
 pub mod global;
+pub mod registry;
 pub mod threads;
 
 pub use context::{CParams, Context, DParams};
