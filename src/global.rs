@@ -97,10 +97,14 @@ pub fn settings() -> Settings {
     locked_init().settings
 }
 
-/// Sets the global compressor by name; returns its code. Unknown names return -1 and make
-/// the global compressor invalid, as in the reference.
+/// Sets the global compressor by name; returns its code. Plugin codec names return -7 and
+/// change nothing; unknown names return -1 and make the global compressor invalid, as in the
+/// reference.
 pub fn set_compressor(name: &str) -> i32 {
     let mut state = locked_init();
+    if registry::is_plugin_codec_name(name) {
+        return Error::CodecSupport.code();
+    }
     match registry::codec_code(name) {
         Some(code) => {
             state.settings.compcode = i32::from(code);
@@ -191,6 +195,77 @@ pub fn shuffle_from_name(name: &str) -> Option<i32> {
         "SHUFFLE" => Some(1),
         "BITSHUFFLE" => Some(2),
         _ => None,
+    }
+}
+
+/// Why `blosc2_create_cctx` refuses its parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvRefusal {
+    /// `BLOSC_COMPRESSOR` names a plugin codec.
+    PluginCodec,
+}
+
+/// Applies the `BLOSC_*` environment variables to context parameters, as
+/// `blosc2_create_cctx` does. An unknown `BLOSC_COMPRESSOR` name makes the codec invalid
+/// (code 255 when unregistered), so compression later fails with "codec not supported".
+pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<(), EnvRefusal> {
+    if let Some(v) = env("BLOSC_CLEVEL") {
+        let level = strtol(&v);
+        if level >= 0 {
+            cparams.clevel = u8::try_from(level).unwrap_or(u8::MAX);
+        }
+    }
+    if let Some(v) = env("BLOSC_TYPESIZE") {
+        let ts = strtol(&v);
+        if ts > 0 {
+            cparams.typesize = i32::try_from(ts).unwrap_or(i32::MAX);
+        }
+    }
+    if let Some(mode) = env("BLOSC_SHUFFLE").as_deref().and_then(shuffle_from_name) {
+        if !(mode == 1 && cparams.typesize <= 1) {
+            cparams.filters[5] = mode as u8;
+        }
+    }
+    match env("BLOSC_DELTA").as_deref() {
+        Some("1") => cparams.filters[4] = DELTA,
+        Some("0") => cparams.filters[4] = 0,
+        _ => {}
+    }
+    if let Some(name) = env("BLOSC_COMPRESSOR") {
+        match registry::codec_code(&name) {
+            Some(code) => cparams.compcode = code,
+            None if registry::is_plugin_codec_name(&name) => return Err(EnvRefusal::PluginCodec),
+            None => cparams.compcode = u8::MAX,
+        }
+    }
+    if let Some(v) = env("BLOSC_BLOCKSIZE") {
+        let bs = strtol(&v);
+        if bs > 0 {
+            cparams.blocksize = i32::try_from(bs).unwrap_or(i32::MAX);
+        }
+    }
+    if let Some(v) = env("BLOSC_NTHREADS") {
+        let n = strtol(&v);
+        if n > 0 {
+            cparams.nthreads = i16::try_from(n).unwrap_or(i16::MAX);
+        }
+    }
+    if let Some(mode) = env("BLOSC_SPLITMODE")
+        .as_deref()
+        .and_then(splitmode_from_name)
+    {
+        cparams.splitmode = mode;
+    }
+    Ok(())
+}
+
+/// Applies `BLOSC_NTHREADS` to decompression parameters, as `blosc2_create_dctx` does.
+pub fn apply_env_to_dparams(dparams: &mut DParams) {
+    if let Some(v) = env("BLOSC_NTHREADS") {
+        let n = strtol(&v);
+        if n > 0 {
+            dparams.nthreads = i16::try_from(n).unwrap_or(i16::MAX);
+        }
     }
 }
 

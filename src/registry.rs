@@ -18,6 +18,23 @@ pub fn codec_code(name: &str) -> Option<u8> {
     BUILTIN.iter().find(|c| c.name == name).map(|c| c.code)
 }
 
+/// Whether `name` is one of the plugin codecs the reference registers at init.
+pub fn is_plugin_codec_name(name: &str) -> bool {
+    PLUGIN_CODECS.contains(&name)
+}
+
+const PLUGIN_CODECS: [&str; 9] = [
+    "ndlz",
+    "zfp_acc",
+    "zfp_prec",
+    "zfp_rate",
+    "openhtj2k",
+    "grok",
+    "openzl",
+    "j2k",
+    "htj2k",
+];
+
 /// Library information for a codec name: (library code, library name, library version).
 pub fn complib_info(name: &str) -> Option<(i32, &'static str, &'static str)> {
     BUILTIN
