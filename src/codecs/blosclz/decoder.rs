@@ -1,0 +1,119 @@
+//! The BloscLZ decoder, bounds-checked against both buffers.
+
+use super::MAX_DISTANCE;
+
+/// Size of the over-long copies used while there is slack at the end of both buffers.
+const WIDE: usize = 32;
+
+/// Decompresses `src` into `dst`; see [`super::decompress`].
+///
+/// Mirrors the reference's acceptance rules exactly: a truncated token is an error, and a
+/// match token that ends the stream is dropped rather than copied.
+pub(super) fn decompress(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    let Some(&first) = src.first() else {
+        return Some(0);
+    };
+    let src_len = src.len();
+    let dst_len = dst.len();
+    let mut ip = 1usize;
+    let mut op = 0usize;
+    let mut ctrl = usize::from(first & 31);
+    loop {
+        if ctrl < 32 {
+            let len = ctrl + 1;
+            if op + len > dst_len || ip + len > src_len {
+                return None;
+            }
+            if op + WIDE <= dst_len && ip + WIDE <= src_len {
+                dst[op..op + WIDE].copy_from_slice(&src[ip..ip + WIDE]);
+            } else {
+                dst[op..op + len].copy_from_slice(&src[ip..ip + len]);
+            }
+            op += len;
+            ip += len;
+            if ip >= src_len {
+                break;
+            }
+        } else {
+            let mut len = (ctrl >> 5) - 1;
+            let high = (ctrl & 31) << 8;
+            if len == 6 {
+                loop {
+                    if ip + 1 >= src_len {
+                        return None;
+                    }
+                    let code = src[ip];
+                    ip += 1;
+                    len = len.saturating_add(usize::from(code));
+                    if code != 255 {
+                        break;
+                    }
+                }
+            } else if ip + 1 >= src_len {
+                return None;
+            }
+            let low = usize::from(src[ip]);
+            ip += 1;
+            len = len.saturating_add(3);
+            let mut distance = high + low + 1;
+            if low == 255 && high == 31 << 8 {
+                if ip + 1 >= src_len {
+                    return None;
+                }
+                distance =
+                    (usize::from(src[ip]) << 8 | usize::from(src[ip + 1])) + MAX_DISTANCE + 1;
+                ip += 2;
+            }
+            if len > dst_len - op || distance > op {
+                return None;
+            }
+            if ip >= src_len {
+                break;
+            }
+            copy_match(dst, op, distance, len);
+            op += len;
+        }
+        ctrl = usize::from(src[ip]);
+        ip += 1;
+    }
+    Some(op)
+}
+
+/// Copies `len` bytes to `dst[op..]` from `distance` bytes back, byte by byte in effect (the
+/// source may overlap the destination). Requires `1 <= distance <= op` and
+/// `op + len <= dst.len()`; may also overwrite bytes past `op + len`.
+#[inline(always)]
+fn copy_match(dst: &mut [u8], op: usize, distance: usize, len: usize) {
+    let from = op - distance;
+    let end = op + len;
+    if distance >= 16 && end + 16 <= dst.len() {
+        let mut to = op;
+        let mut at = from;
+        loop {
+            let (head, tail) = dst.split_at_mut(to);
+            tail[..16].copy_from_slice(&head[at..at + 16]);
+            to += 16;
+            at += 16;
+            if to >= end {
+                return;
+            }
+        }
+    }
+    if distance == 1 {
+        let byte = dst[from];
+        dst[op..end].fill(byte);
+        return;
+    }
+    if distance >= len {
+        dst.copy_within(from..from + len, op);
+        return;
+    }
+    // Overlapping copy: the bytes from `from` onwards repeat with period `distance`, so each
+    // step may copy everything written so far, doubling the copied block.
+    let mut to = op;
+    while to < end {
+        let n = (to - from).min(end - to);
+        dst.copy_within(from..from + n, to);
+        to += n;
+    }
+}

@@ -1,0 +1,278 @@
+//! The BloscLZ encoder: an entropy probe that gives up early on data that would not compress
+//! well, then a greedy single-hash LZ77 pass.
+
+use super::{FAR_DISTANCE_LIMIT, MAX_COPY, MAX_DISTANCE};
+
+/// Hash table size (log2) of the main pass from clevel 3 up; clevels 1 and 2 use 2 and 1 less.
+const HASH_LOG: u32 = 14;
+/// Multiplier of the multiplicative hash (Knuth's golden ratio constant, as in LZ4).
+const HASH_MULTIPLIER: u32 = 2_654_435_761;
+/// Literal-run token for a full run of `MAX_COPY` bytes; also the provisional token written
+/// before a literal run whose length is not known yet.
+const FULL_LITERAL_TOKEN: u8 = (MAX_COPY - 1) as u8;
+/// Smallest probed compression ratio accepted, per clevel (index 0 unused).
+const MIN_PROBE_RATIO: [f64; 10] = [0.0, 2.0, 1.5, 1.2, 1.2, 1.2, 1.2, 1.15, 1.1, 1.0];
+/// A match is cut this many bytes before its first mismatch (so it ends one byte early, a
+/// quirk of the format's encoder that the output must keep to be identical).
+const MATCH_SHIFT: usize = 4;
+/// Shortest match encoded, in units of the match-length field (its length minus 2).
+const MIN_MATCH: usize = 4;
+/// Inputs shorter than this are never compressed.
+const MIN_INPUT: usize = 16;
+/// Outputs smaller than this are never attempted.
+const MIN_OUTPUT: usize = 66;
+
+#[inline(always)]
+fn read_u32(buf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([buf[at], buf[at + 1], buf[at + 2], buf[at + 3]])
+}
+
+#[inline(always)]
+fn read_u64(buf: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&buf[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+#[inline(always)]
+fn hash(seq: u32, log: u32) -> usize {
+    (seq.wrapping_mul(HASH_MULTIPLIER) >> (32 - log)) as usize
+}
+
+/// Extends a match whose bytes before `ip` are known to agree with those `ip - reference`
+/// back. Returns one past the first position `p >= ip` where `buf[p] != buf[p - distance]`,
+/// or `bound` if there is none before it.
+#[inline(always)]
+fn match_end(buf: &[u8], mut ip: usize, mut reference: usize, bound: usize) -> usize {
+    while ip + 8 <= bound {
+        let diff = read_u64(buf, ip) ^ read_u64(buf, reference);
+        if diff != 0 {
+            return ip + (diff.trailing_zeros() / 8) as usize + 1;
+        }
+        ip += 8;
+        reference += 8;
+    }
+    while ip < bound {
+        if buf[ip] != buf[reference] {
+            return ip + 1;
+        }
+        ip += 1;
+        reference += 1;
+    }
+    bound
+}
+
+/// Estimates the compression ratio of `probe` by running a cheap version of the encoder that
+/// only counts output bytes, with `table` (all zeros) as its hash table.
+fn probe_ratio(probe: &[u8], table: &mut [u32], hash_log: u32) -> f64 {
+    let bound = probe.len().saturating_sub(1);
+    let limit = probe.len().saturating_sub(12);
+    let mut ip = 0usize;
+    let mut out = 5usize;
+    let mut copy = 4usize;
+    while ip < limit {
+        let anchor = ip;
+        let seq = read_u32(probe, ip);
+        let slot = hash(seq, hash_log);
+        let reference = table[slot] as usize;
+        table[slot] = anchor as u32;
+        let distance = anchor - reference;
+        let mut len = 0;
+        if distance != 0 && read_u32(probe, reference) == seq {
+            ip = match_end(probe, anchor + 4, reference + 4, bound) - MATCH_SHIFT;
+            len = ip - anchor;
+        }
+        if len < MIN_MATCH {
+            out += 1;
+            ip = anchor + 1;
+            copy += 1;
+            if copy == MAX_COPY {
+                copy = 0;
+                out += 1;
+            }
+            continue;
+        }
+        if copy == 0 {
+            out -= 1;
+        }
+        copy = 0;
+        if len >= 7 {
+            out += (len - 7) / 255 + 1;
+        }
+        out += if distance - 1 < MAX_DISTANCE { 2 } else { 4 };
+        table[hash(read_u32(probe, ip), hash_log)] = ip as u32;
+        ip += 2;
+        out += 1;
+    }
+    ip as f64 / out as f64
+}
+
+/// Bounded output cursor; every write fails (returns `None`) past `dst.len()`.
+struct Output<'a> {
+    dst: &'a mut [u8],
+    pos: usize,
+}
+
+impl Output<'_> {
+    #[inline(always)]
+    fn has_room(&self, n: usize) -> Option<()> {
+        (self.pos + n <= self.dst.len()).then_some(())
+    }
+
+    #[inline(always)]
+    fn push(&mut self, byte: u8) {
+        self.dst[self.pos] = byte;
+        self.pos += 1;
+    }
+
+    /// Closes the pending literal run of `copy` bytes: patches its token, or drops the
+    /// provisional token when the run is empty.
+    #[inline(always)]
+    fn close_literals(&mut self, copy: usize) {
+        if copy > 0 {
+            self.dst[self.pos - copy - 1] = (copy - 1) as u8;
+        } else {
+            self.pos -= 1;
+        }
+    }
+
+    /// Writes one literal byte into the pending run, opening a new run when it is full.
+    #[inline(always)]
+    fn literal(&mut self, byte: u8, copy: &mut usize) -> Option<()> {
+        self.has_room(2)?;
+        self.push(byte);
+        *copy += 1;
+        if *copy == MAX_COPY {
+            *copy = 0;
+            self.push(FULL_LITERAL_TOKEN);
+        }
+        Some(())
+    }
+
+    /// Writes the extra length bytes of a long match (`len >= 7`).
+    #[inline(always)]
+    fn long_length(&mut self, mut len: usize) -> Option<()> {
+        len -= 7;
+        while len >= 255 {
+            self.has_room(1)?;
+            self.push(255);
+            len -= 255;
+        }
+        self.has_room(1)?;
+        self.push(len as u8);
+        Some(())
+    }
+
+    /// Writes a match token; `distance` is already biased by one.
+    fn matched(&mut self, len: usize, distance: usize) -> Option<()> {
+        if distance < MAX_DISTANCE {
+            let high = (distance >> 8) as u8;
+            if len < 7 {
+                self.has_room(2)?;
+                self.push(((len as u8) << 5) + high);
+            } else {
+                self.has_room(1)?;
+                self.push((7 << 5) + high);
+                self.long_length(len)?;
+                self.has_room(1)?;
+            }
+            self.push(distance as u8);
+        } else {
+            let far = distance - MAX_DISTANCE;
+            if len < 7 {
+                self.has_room(4)?;
+                self.push(((len as u8) << 5) + 31);
+            } else {
+                self.has_room(1)?;
+                self.push((7 << 5) + 31);
+                self.long_length(len)?;
+                self.has_room(3)?;
+            }
+            self.push(255);
+            self.push((far >> 8) as u8);
+            self.push(far as u8);
+        }
+        Some(())
+    }
+}
+
+/// Compresses `src` into `dst`; see [`super::compress`].
+pub(super) fn compress(clevel: i32, src: &[u8], dst: &mut [u8]) -> usize {
+    encode(clevel.clamp(1, 9) as usize, src, dst).unwrap_or(0)
+}
+
+fn encode(clevel: usize, src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    let length = src.len();
+    if length < MIN_INPUT || dst.len() < MIN_OUTPUT || length > i32::MAX as usize {
+        return None;
+    }
+    let hash_log = match clevel {
+        1 => HASH_LOG - 2,
+        2 => HASH_LOG - 1,
+        _ => HASH_LOG,
+    };
+    let mut table = vec![0u32; 1 << hash_log];
+    // The probe looks at the end of the input: more of it at higher clevels, but never more
+    // bytes than the hash table has slots.
+    let probe_len = match clevel {
+        1 => length / 8,
+        2 | 3 => length / 4,
+        4..=6 => length / 2,
+        _ => length,
+    };
+    let probe_start = length - probe_len;
+    let probe = &src[probe_start..probe_start + probe_len.min(table.len())];
+    if probe_ratio(probe, &mut table, hash_log) < MIN_PROBE_RATIO[clevel] {
+        return None;
+    }
+    table.fill(0);
+    let bound = length - 1;
+    let limit = length - 12;
+    let mut out = Output { dst, pos: 0 };
+
+    out.push(FULL_LITERAL_TOKEN);
+    for &byte in &src[..4] {
+        out.push(byte);
+    }
+    let mut copy = 4usize;
+    let mut ip = 4usize;
+    while ip < limit {
+        let anchor = ip;
+        let seq = read_u32(src, ip);
+        let slot = hash(seq, hash_log);
+        let reference = table[slot] as usize;
+        table[slot] = anchor as u32;
+        let distance = anchor - reference;
+        if distance == 0 || distance >= FAR_DISTANCE_LIMIT || read_u32(src, reference) != seq {
+            out.literal(src[anchor], &mut copy)?;
+            ip = anchor + 1;
+            continue;
+        }
+        let distance = distance - 1;
+        ip = match_end(src, anchor + 4, reference + 4, bound) - MATCH_SHIFT;
+        let len = ip - anchor;
+        if len < MIN_MATCH || (len <= 5 && distance >= MAX_DISTANCE) {
+            out.literal(src[anchor], &mut copy)?;
+            ip = anchor + 1;
+            continue;
+        }
+        out.close_literals(copy);
+        copy = 0;
+        out.matched(len, distance)?;
+        let seq = read_u32(src, ip);
+        table[hash(seq, hash_log)] = ip as u32;
+        if clevel == 9 {
+            table[hash(seq >> 8, hash_log)] = (ip + 1) as u32;
+        }
+        ip += 2;
+        out.has_room(1)?;
+        out.push(FULL_LITERAL_TOKEN);
+    }
+    while ip <= bound {
+        out.literal(src[ip], &mut copy)?;
+        ip += 1;
+    }
+    out.close_literals(copy);
+    out.dst[0] |= 1 << 5;
+    Some(out.pos)
+}
