@@ -2,3 +2,5 @@
 //!
 //! This is the only module with raw pointers and `unsafe` FFI code. Every entry point
 //! catches panics and turns them into the reference library's error value.
+
+pub mod types;
