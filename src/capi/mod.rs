@@ -7,5 +7,6 @@ pub mod cbuffer;
 pub mod filters;
 pub mod global;
 pub mod names;
+pub mod types;
 
 mod ffi;
