@@ -80,8 +80,10 @@ pub(crate) fn layout(cp: &CParams, nbytes: usize, destsize: usize) -> Result<Lay
         has_shuffle,
         forced: cp.blocksize,
     });
-    let header_blocksize = if cp.blocksize != 0 && nbytes_i >= cp.typesize {
+    let header_blocksize = if cp.blocksize != 0 && nbytes_i > 0 {
         cp.blocksize.min(nbytes_i)
+    } else if cp.blocksize != 0 {
+        cp.blocksize
     } else {
         blocksize
     };

@@ -124,15 +124,10 @@ impl Header {
                 return Err(Error::VersionSupport);
             }
             let special = h.special();
-            if special != NO_SPECIAL {
-                if h.nbytes % i32::from(h.typesize) != 0 {
-                    return Err(Error::InvalidHeader);
-                }
-                if special == SPECIAL_VALUE
-                    && h.cbytes < EXTENDED_HEADER_LENGTH as i32 + i32::from(h.typesize)
-                {
-                    return Err(Error::ReadBuffer);
-                }
+            if special == SPECIAL_VALUE
+                && h.cbytes < EXTENDED_HEADER_LENGTH as i32 + i32::from(h.typesize)
+            {
+                return Err(Error::ReadBuffer);
             }
             if h.is_vl() && (h.is_memcpyed() || special != NO_SPECIAL) {
                 return Err(Error::InvalidHeader);

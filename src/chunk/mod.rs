@@ -13,3 +13,6 @@ pub mod vlblocks;
 
 pub use header::Header;
 pub use vlblocks::nblocks as vl_nblocks;
+
+#[cfg(test)]
+mod tests;

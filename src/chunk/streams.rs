@@ -51,7 +51,7 @@ fn codec_compress(p: &EncParams, codecs: &mut Codecs, src: &[u8], dst: &mut [u8]
     let clevel = i32::from(p.clevel);
     Ok(match p.compcode {
         BLOSCLZ => blosclz::compress(clevel, src, dst),
-        LZ4 => lz4::compress(src, dst, 1),
+        LZ4 => lz4::compress(src, dst, 10 - clevel),
         LZ4HC => lz4::compress_hc(src, dst, clevel),
         ZLIB => zlib::compress(src, dst, clevel),
         ZSTD => codecs.zstd_cctx()?.compress(src, dst, zstd_level(p.clevel)),
@@ -201,6 +201,11 @@ pub(crate) fn decode_block(
     let neblock = bsize / nstreams;
     if neblock == 0 {
         return Err(Error::Failure);
+    }
+    if neblock * nstreams != bsize {
+        // Streams would not cover the block (a forced blocksize that is not a multiple of
+        // the typesize): such chunks cannot be decoded faithfully.
+        return Err(Error::Data);
     }
     {
         let target: &mut [u8] = if buffered {

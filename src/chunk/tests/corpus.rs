@@ -1,0 +1,1 @@
+//! Every chunk of the shared corpus decodes to the manifest's hash.
