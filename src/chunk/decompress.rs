@@ -93,7 +93,8 @@ impl Prepared<'_> {
         }
     }
 
-    /// Decodes block `j` into `out`; `dref` is the decoded first block (DELTA).
+    /// Decodes block `j` into `out`; `dref` is the decoded first block (DELTA). Returns the
+    /// number of bytes the block produced.
     pub fn decode(
         &self,
         p: &DecParams,
@@ -101,7 +102,7 @@ impl Prepared<'_> {
         j: usize,
         out: &mut [u8],
         dref: &[u8],
-    ) -> Result<()> {
+    ) -> Result<usize> {
         let special = self.h.special();
         if special != NO_SPECIAL {
             let ts = usize::from(self.h.typesize);
@@ -115,7 +116,8 @@ impl Prepared<'_> {
             } else {
                 &[]
             };
-            return special::fill(special, ts, value, out);
+            special::fill(special, ts, value, out)?;
+            return Ok(out.len());
         }
         if self.h.is_lazy() {
             return Err(Error::InvalidParam);
@@ -127,7 +129,7 @@ impl Prepared<'_> {
                 .get(start..start + out.len())
                 .ok_or(Error::ReadBuffer)?;
             out.copy_from_slice(stored);
-            return Ok(());
+            return Ok(out.len());
         }
         let last = self.leftover > 0 && j + 1 == self.nblocks;
         decode_block(
@@ -233,25 +235,27 @@ pub(crate) fn decompress(
         pool,
         maskout.as_deref(),
         &mut dst[..nbytes],
-    )?;
-    Ok(nbytes)
+    )
 }
 
 /// Decodes every (unmasked) block of `c` into `out`; with DELTA the first block goes first.
+/// Returns the decoded size (masked blocks count as decoded).
 fn run_blocks(
     c: &Prepared,
     sc: &mut Scratch,
     pool: Option<&Pool>,
     mask: Option<&[bool]>,
     out: &mut [u8],
-) -> Result<()> {
+) -> Result<usize> {
     let p = c.params();
     if p.filters.has_delta() && !c.is_flat() && !out.is_empty() {
         let (head, rest) = out.split_at_mut(c.blocksize.min(out.len()));
-        if !mask.is_some_and(|m| m[0]) {
-            c.decode(&p, sc, 0, head, &[])?;
-        }
-        decode_range(c, &p, sc, pool, mask, 1, rest, head)
+        let first = if mask.is_some_and(|m| m[0]) {
+            head.len()
+        } else {
+            c.decode(&p, sc, 0, head, &[])?
+        };
+        Ok(first + decode_range(c, &p, sc, pool, mask, 1, rest, head)?)
     } else {
         decode_range(c, &p, sc, pool, mask, 0, out, &[])
     }
@@ -268,27 +272,31 @@ fn decode_range(
     first: usize,
     out: &mut [u8],
     dref: &[u8],
-) -> Result<()> {
+) -> Result<usize> {
     let skip = |j: usize| mask.is_some_and(|m| m[j]);
     let bs = c.blocksize;
     match pool.filter(|_| c.nblocks > first + 1) {
         None => {
+            let mut total = 0;
             for (k, block) in out.chunks_mut(bs).enumerate() {
-                if !skip(first + k) {
-                    c.decode(p, sc, first + k, block, dref)?;
-                }
+                total += if skip(first + k) {
+                    block.len()
+                } else {
+                    c.decode(p, sc, first + k, block, dref)?
+                };
             }
-            Ok(())
+            Ok(total)
         }
         Some(pool) => pool.install(|| {
             out.par_chunks_mut(bs)
                 .enumerate()
-                .try_for_each(|(k, block)| {
+                .map(|(k, block)| {
                     if skip(first + k) {
-                        return Ok(());
+                        return Ok(block.len());
                     }
                     c.decode(p, &mut pool.scratch(), first + k, block, dref)
                 })
+                .try_reduce(|| 0, |a, b| Ok(a + b))
         }),
     }
 }

@@ -63,7 +63,8 @@ fn copy_range(
             out.copy_from_slice(stored);
             return Ok(());
         }
-        return c.decode(&p, sc, 0, out, &[]);
+        c.decode(&p, sc, 0, out, &[])?;
+        return Ok(());
     }
     let needs_ref = p.filters.has_delta() && end > bs;
     let mut dref = std::mem::take(&mut sc.block);

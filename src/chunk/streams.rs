@@ -171,8 +171,10 @@ pub(crate) fn decompress_stream(
 
 /// Decodes the streams of one block found at `src_offset` of the chunk `src` into `out`
 /// (`bsize` bytes), then undoes the filters. `dref` is the decoded first block of the chunk
-/// (for DELTA) and `offset` the block's position in the decoded chunk.
-#[allow(clippy::too_many_arguments)]
+/// (for DELTA) and `offset` the block's position in the decoded chunk. Returns the bytes the
+/// streams produced: less than `out.len()` when the streams do not cover the block (chunks
+/// made with a forced blocksize that is not a multiple of the typesize), whose tail is then
+/// zeroed like the reference leaves it undefined.
 pub(crate) fn decode_block(
     p: &DecParams,
     sc: &mut Scratch,
@@ -182,7 +184,7 @@ pub(crate) fn decode_block(
     out: &mut [u8],
     dref: &[u8],
     offset: usize,
-) -> Result<()> {
+) -> Result<usize> {
     if src_offset <= 0 || src_offset >= src.len() as i64 {
         return Err(Error::Data);
     }
@@ -201,11 +203,6 @@ pub(crate) fn decode_block(
     let neblock = bsize / nstreams;
     if neblock == 0 {
         return Err(Error::Failure);
-    }
-    if neblock * nstreams != bsize {
-        // Streams would not cover the block (a forced blocksize that is not a multiple of
-        // the typesize): such chunks cannot be decoded faithfully.
-        return Err(Error::Data);
     }
     {
         let target: &mut [u8] = if buffered {
@@ -246,12 +243,13 @@ pub(crate) fn decode_block(
                 ip += cb;
             }
         }
+        target[nstreams * neblock..].fill(0);
     }
     if buffered || p.filters.has_delta() {
         let Scratch { a, b, .. } = sc;
         pipeline::backward(&p.filters, a, b, out, dref, offset)?;
     }
-    Ok(())
+    Ok(nstreams * neblock)
 }
 
 #[cfg(test)]
