@@ -1,6 +1,10 @@
 //! Compression and decompression parameters and the context that carries them.
 
+use crate::chunk::compress::{self, CompressState};
+use crate::chunk::decompress::{self, DecompressState};
+use crate::chunk::{getitem, vlblocks};
 use crate::error::{Error, Result};
+use crate::threads::Pool;
 
 /// Compression parameters (the safe mirror of `blosc2_cparams`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,34 +69,121 @@ impl Default for DParams {
     }
 }
 
-/// A compression or decompression context.
+/// What a context is for.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    Compress(CParams),
+    Decompress(DParams),
+}
+
+/// A compression or decompression context: parameters, reusable working memory and, when
+/// more than one thread is asked for, a worker pool (created on first use).
 #[derive(Debug)]
 pub struct Context {
-    cparams: Option<CParams>,
-    dparams: Option<DParams>,
+    mode: Mode,
+    blosc1_header: bool,
+    last_blocksize: Option<i32>,
+    nthreads: i16,
+    pool: Option<Pool>,
+    cstate: CompressState,
+    dstate: DecompressState,
 }
 
 impl Context {
+    fn new(mode: Mode, nthreads: i16) -> Context {
+        Context {
+            mode,
+            blosc1_header: false,
+            last_blocksize: None,
+            nthreads,
+            pool: None,
+            cstate: CompressState::default(),
+            dstate: DecompressState::default(),
+        }
+    }
+
     /// A context for compression.
     pub fn compressor(cparams: CParams) -> Context {
-        Context {
-            cparams: Some(cparams),
-            dparams: None,
-        }
+        Context::new(Mode::Compress(cparams), cparams.nthreads)
     }
 
     /// A context for decompression.
     pub fn decompressor(dparams: DParams) -> Context {
-        Context {
-            cparams: None,
-            dparams: Some(dparams),
-        }
+        Context::new(Mode::Decompress(dparams), dparams.nthreads)
     }
 
-    /// Compresses `src` into a chunk in `dst`; `Ok(0)` when it does not fit.
+    /// Whether this context was made for compression.
+    pub fn is_compressor(&self) -> bool {
+        matches!(self.mode, Mode::Compress(_))
+    }
+
+    /// Makes [`Context::compress`] write the 16-byte Blosc1 header instead of the extended one.
+    pub fn set_blosc1_header(&mut self, on: bool) {
+        self.blosc1_header = on;
+    }
+
+    /// The compression parameters; `blocksize` is the one the last compression used.
+    pub fn cparams(&self) -> CParams {
+        let mut cp = match self.mode {
+            Mode::Compress(cp) => cp,
+            Mode::Decompress(_) => CParams::default(),
+        };
+        cp.nthreads = self.nthreads;
+        if let Some(bs) = self.last_blocksize {
+            cp.blocksize = bs;
+        }
+        cp
+    }
+
+    /// The decompression parameters.
+    pub fn dparams(&self) -> DParams {
+        let mut dp = match self.mode {
+            Mode::Decompress(dp) => dp,
+            Mode::Compress(cp) => DParams {
+                nthreads: cp.nthreads,
+                typesize: cp.typesize,
+            },
+        };
+        dp.nthreads = self.nthreads;
+        dp
+    }
+
+    /// Changes the number of threads used by the next calls.
+    pub fn set_nthreads(&mut self, n: i16) {
+        self.nthreads = n;
+    }
+
+    /// Skips the blocks marked `true` in the next [`Context::decompress`] call only.
+    pub fn set_maskout(&mut self, mask: &[bool]) {
+        self.dstate.maskout = Some(mask.to_vec());
+    }
+
+    /// The worker pool when more than one thread is wanted (created or resized here).
+    fn pool(pool: &mut Option<Pool>, nthreads: i16) -> Result<Option<&Pool>> {
+        let n = usize::try_from(nthreads).unwrap_or(1);
+        if n <= 1 {
+            return Ok(None);
+        }
+        if pool.as_ref().is_none_or(|p| p.len() != n) {
+            *pool = Some(Pool::new(n)?);
+        }
+        Ok(pool.as_ref())
+    }
+
+    /// Compresses `src` into a chunk in `dst` (`dst.len()` is the destination size);
+    /// `Ok(0)` when it does not fit.
     pub fn compress(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize> {
-        let _ = (src, dst, self.cparams);
-        Err(Error::Failure)
+        let Mode::Compress(cp) = self.mode else {
+            return Err(Error::InvalidParam);
+        };
+        if self.nthreads <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let pool = Context::pool(&mut self.pool, self.nthreads)?;
+        let (n, bs) =
+            compress::compress(&cp, self.blosc1_header, &mut self.cstate, pool, src, dst)?;
+        self.last_blocksize = Some(bs as i32);
+        Ok(n)
     }
 
     /// Whether this context compresses.
@@ -134,7 +225,50 @@ impl Context {
 
     /// Decompresses the chunk `src` into `dst`; returns the number of bytes written.
     pub fn decompress(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize> {
-        let _ = (src, dst, self.dparams);
-        Err(Error::Failure)
+        if self.is_compressor() {
+            return Err(Error::InvalidParam);
+        }
+        if self.nthreads <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let pool = Context::pool(&mut self.pool, self.nthreads)?;
+        decompress::decompress(&mut self.dstate, pool, src, dst)
+    }
+
+    /// Decodes items `start..start + nitems` (stored-typesize units) of the chunk `src`
+    /// into `dst`; returns the number of bytes written.
+    pub fn getitem(
+        &mut self,
+        src: &[u8],
+        start: i32,
+        nitems: i32,
+        dst: &mut [u8],
+    ) -> Result<usize> {
+        getitem::getitem(&mut self.dstate.scratch, src, start, nitems, dst)
+    }
+
+    /// Decodes `nbytes` bytes from byte `start` of the chunk `src` into `dst`; both must be
+    /// non-negative multiples of the stored typesize.
+    pub fn getitem_bytes(
+        &mut self,
+        src: &[u8],
+        start: i32,
+        nbytes: i32,
+        dst: &mut [u8],
+    ) -> Result<usize> {
+        let h = crate::chunk::Header::parse(src)?;
+        let ts = i32::from(h.typesize);
+        if start < 0 || nbytes < 0 || start % ts != 0 || nbytes % ts != 0 {
+            return Err(Error::InvalidParam);
+        }
+        self.getitem(src, start / ts, nbytes / ts, dst)
+    }
+
+    /// Decompresses block `nblock` of the VL-block chunk `src` into a new buffer.
+    pub fn vl_decompress_block(&mut self, src: &[u8], nblock: i32) -> Result<Vec<u8>> {
+        if self.is_compressor() {
+            return Err(Error::InvalidParam);
+        }
+        vlblocks::decompress_block(&mut self.dstate.scratch, src, nblock)
     }
 }

@@ -1,1 +1,18 @@
 //! The Blosc chunk format: header, block streams, compression and decompression.
+
+pub(crate) mod compress;
+pub(crate) mod decompress;
+pub(crate) mod getitem;
+pub mod header;
+pub(crate) mod pipeline;
+pub mod scratch;
+pub(crate) mod special;
+pub(crate) mod streams;
+pub mod stune;
+pub mod vlblocks;
+
+pub use header::Header;
+pub use vlblocks::nblocks as vl_nblocks;
+
+#[cfg(test)]
+mod tests;

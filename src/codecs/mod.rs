@@ -1,3 +1,6 @@
 //! The built-in codecs: BloscLZ (pure Rust), LZ4/LZ4HC, Zstd and zlib (bundled C libraries).
 
 pub mod blosclz;
+pub mod lz4;
+pub mod zlib;
+pub mod zstd;

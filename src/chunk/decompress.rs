@@ -1,0 +1,302 @@
+//! Chunk decompression: header checks, dictionary, block starts, blocks (serial or parallel).
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::header::{read_i32, Header};
+use super::pipeline::Filters;
+use super::scratch::Scratch;
+use super::special;
+use super::streams::{decode_block, DecParams, Dict};
+use crate::codecs::zstd::DDict;
+use crate::constants::*;
+use crate::error::{Error, Result};
+use crate::threads::Pool;
+
+/// Working state a decompression uses (owned by the context, reused across calls).
+#[derive(Debug, Default)]
+pub(crate) struct DecompressState {
+    /// Serial working memory.
+    pub scratch: Scratch,
+    /// One-shot block mask (true = skip the block) for the next decompression.
+    pub maskout: Option<Vec<bool>>,
+}
+
+/// A chunk dictionary owned for the duration of a call.
+#[derive(Debug)]
+pub(crate) enum OwnedDict {
+    /// Digested zstd dictionary.
+    Zstd(DDict),
+    /// Byte range of an LZ4 dictionary inside the chunk.
+    Lz4(Range<usize>),
+}
+
+/// A chunk whose header, block starts and dictionary have been checked.
+#[derive(Debug)]
+pub(crate) struct Prepared<'a> {
+    /// The header.
+    pub h: Header,
+    /// The whole chunk (its length is the source size).
+    pub src: &'a [u8],
+    /// Header length.
+    pub hlen: usize,
+    /// Blocksize (at least 1).
+    pub blocksize: usize,
+    /// Number of blocks.
+    pub nblocks: usize,
+    /// Size of the last, partial block (0 if none).
+    pub leftover: usize,
+    /// Dictionary, if any.
+    pub dict: Option<OwnedDict>,
+}
+
+impl Prepared<'_> {
+    /// Decoding parameters for the blocks of this chunk.
+    pub fn params(&self) -> DecParams<'_> {
+        DecParams {
+            compformat: self.h.compformat(),
+            dont_split: self.h.dont_split(),
+            filters: Filters {
+                ids: self.h.filters,
+                meta: self.h.filters_meta,
+                typesize: usize::from(self.h.typesize),
+                version: self.h.version,
+            },
+            dict: self.dict.as_ref().map(|d| match d {
+                OwnedDict::Zstd(z) => Dict::Zstd(z),
+                OwnedDict::Lz4(r) => Dict::Lz4(&self.src[r.clone()]),
+            }),
+        }
+    }
+
+    /// Whether blocks are stored raw or implied (no block starts, no codec).
+    pub fn is_flat(&self) -> bool {
+        self.h.is_memcpyed() || self.h.special() != NO_SPECIAL
+    }
+
+    /// Where block `j` starts in the chunk.
+    pub fn bstart(&self, j: usize) -> i64 {
+        if self.is_flat() {
+            (self.hlen + j * self.h.blocksize.max(0) as usize) as i64
+        } else {
+            i64::from(read_i32(self.src, self.hlen + 4 * j))
+        }
+    }
+
+    /// Size of block `j`.
+    pub fn block_len(&self, j: usize) -> usize {
+        if self.leftover > 0 && j + 1 == self.nblocks {
+            self.leftover
+        } else {
+            self.blocksize
+        }
+    }
+
+    /// Decodes block `j` into `out`; `dref` is the decoded first block (DELTA). Returns the
+    /// number of bytes the block produced.
+    pub fn decode(
+        &self,
+        p: &DecParams,
+        sc: &mut Scratch,
+        j: usize,
+        out: &mut [u8],
+        dref: &[u8],
+    ) -> Result<usize> {
+        let special = self.h.special();
+        if special != NO_SPECIAL {
+            let ts = usize::from(self.h.typesize);
+            let width = (self.h.cbytes.max(0) as usize)
+                .saturating_sub(self.hlen)
+                .max(ts);
+            let value = if special == SPECIAL_VALUE {
+                self.src
+                    .get(self.hlen..self.hlen + width)
+                    .ok_or(Error::ReadBuffer)?
+            } else {
+                &[]
+            };
+            special::fill(special, ts, value, out)?;
+            return Ok(out.len());
+        }
+        if self.h.is_lazy() {
+            return Err(Error::InvalidParam);
+        }
+        if self.h.is_memcpyed() {
+            let start = self.hlen + j * self.blocksize;
+            let stored = self
+                .src
+                .get(start..start + out.len())
+                .ok_or(Error::ReadBuffer)?;
+            out.copy_from_slice(stored);
+            return Ok(out.len());
+        }
+        let last = self.leftover > 0 && j + 1 == self.nblocks;
+        decode_block(
+            p,
+            sc,
+            self.src,
+            self.bstart(j),
+            last,
+            out,
+            dref,
+            j * self.blocksize,
+        )
+    }
+}
+
+/// Checks what the reference checks before decoding blocks and reads the dictionary.
+/// `Ok(None)` means an empty chunk (nothing to decode).
+pub(crate) fn prepare(h: Header, src: &[u8]) -> Result<Option<Prepared<'_>>> {
+    if h.nbytes < 0 {
+        return Err(Error::Data);
+    }
+    let hlen = h.header_len();
+    let special = h.special();
+    if special > SPECIAL_UNINIT {
+        return Err(Error::Data);
+    }
+    if h.is_memcpyed() && i64::from(h.cbytes) != i64::from(h.nbytes) + hlen as i64 {
+        return Err(Error::Data);
+    }
+    if h.nbytes == 0 && h.cbytes as usize == hlen && special == NO_SPECIAL {
+        return Ok(None);
+    }
+    let (nblocks, leftover) = h.nblocks();
+    let flat = h.is_memcpyed() || special != NO_SPECIAL;
+    let bstarts_end = if flat { hlen } else { hlen + 4 * nblocks };
+    if src.len() < bstarts_end {
+        return Err(Error::ReadBuffer);
+    }
+    let dict = if h.uses_dict() {
+        Some(read_dict(&h, src, bstarts_end)?)
+    } else {
+        None
+    };
+    Ok(Some(Prepared {
+        h,
+        src,
+        hlen,
+        blocksize: h.blocksize.max(1) as usize,
+        nblocks,
+        leftover,
+        dict,
+    }))
+}
+
+/// Reads the dictionary stored after the block starts.
+pub(crate) fn read_dict(h: &Header, src: &[u8], at: usize) -> Result<OwnedDict> {
+    if src.len() - at < 4 {
+        return Err(Error::ReadBuffer);
+    }
+    let size = read_i32(src, at);
+    if size <= 0 || size > MAXDICTSIZE {
+        return Err(Error::CodecDict);
+    }
+    let range = at + 4..at + 4 + size as usize;
+    if range.end > src.len() {
+        return Err(Error::ReadBuffer);
+    }
+    match h.compformat() {
+        ZSTD_FORMAT => Ok(OwnedDict::Zstd(
+            DDict::new(&src[range]).ok_or(Error::CodecDict)?,
+        )),
+        _ => Ok(OwnedDict::Lz4(range)),
+    }
+}
+
+/// Decompresses the chunk `src` into `dst`; returns the number of decoded bytes.
+pub(crate) fn decompress(
+    st: &mut DecompressState,
+    pool: Option<&Pool>,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<usize> {
+    let maskout = st.maskout.take();
+    let h = Header::parse(src)?;
+    if i64::from(h.nbytes) > dst.len() as i64 {
+        return Err(Error::WriteBuffer);
+    }
+    if h.is_vl() {
+        return super::vlblocks::decompress_concat(&mut st.scratch, h, src, dst);
+    }
+    let Some(c) = prepare(h, src)? else {
+        return Ok(0);
+    };
+    if let Some(m) = &maskout {
+        if m.len() != c.nblocks {
+            return Err(Error::Data);
+        }
+    }
+    let nbytes = h.nbytes as usize;
+    run_blocks(
+        &c,
+        &mut st.scratch,
+        pool,
+        maskout.as_deref(),
+        &mut dst[..nbytes],
+    )
+}
+
+/// Decodes every (unmasked) block of `c` into `out`; with DELTA the first block goes first.
+/// Returns the decoded size (masked blocks count as decoded).
+fn run_blocks(
+    c: &Prepared,
+    sc: &mut Scratch,
+    pool: Option<&Pool>,
+    mask: Option<&[bool]>,
+    out: &mut [u8],
+) -> Result<usize> {
+    let p = c.params();
+    if p.filters.has_delta() && !c.is_flat() && !out.is_empty() {
+        let (head, rest) = out.split_at_mut(c.blocksize.min(out.len()));
+        let first = if mask.is_some_and(|m| m[0]) {
+            head.len()
+        } else {
+            c.decode(&p, sc, 0, head, &[])?
+        };
+        Ok(first + decode_range(c, &p, sc, pool, mask, 1, rest, head)?)
+    } else {
+        decode_range(c, &p, sc, pool, mask, 0, out, &[])
+    }
+}
+
+/// Decodes blocks `first..` into `out` (which starts at block `first`).
+#[allow(clippy::too_many_arguments)]
+fn decode_range(
+    c: &Prepared,
+    p: &DecParams,
+    sc: &mut Scratch,
+    pool: Option<&Pool>,
+    mask: Option<&[bool]>,
+    first: usize,
+    out: &mut [u8],
+    dref: &[u8],
+) -> Result<usize> {
+    let skip = |j: usize| mask.is_some_and(|m| m[j]);
+    let bs = c.blocksize;
+    match pool.filter(|_| c.nblocks > first + 1) {
+        None => {
+            let mut total = 0;
+            for (k, block) in out.chunks_mut(bs).enumerate() {
+                total += if skip(first + k) {
+                    block.len()
+                } else {
+                    c.decode(p, sc, first + k, block, dref)?
+                };
+            }
+            Ok(total)
+        }
+        Some(pool) => pool.install(|| {
+            out.par_chunks_mut(bs)
+                .enumerate()
+                .map(|(k, block)| {
+                    if skip(first + k) {
+                        return Ok(block.len());
+                    }
+                    c.decode(p, &mut pool.scratch(), first + k, block, dref)
+                })
+                .try_reduce(|| 0, |a, b| Ok(a + b))
+        }),
+    }
+}

@@ -1,0 +1,118 @@
+//! Partial decoding: a range of items, decoding only the blocks that hold them.
+
+use super::decompress::{prepare, Prepared};
+use super::header::Header;
+use super::scratch::{ensure, Scratch};
+use crate::error::{Error, Result};
+
+/// Copies items `start..start + nitems` (in units of the stored typesize) of the chunk `src`
+/// into `dst`; returns the number of bytes written.
+pub(crate) fn getitem(
+    sc: &mut Scratch,
+    src: &[u8],
+    start: i32,
+    nitems: i32,
+    dst: &mut [u8],
+) -> Result<usize> {
+    let h = Header::parse(src)?;
+    if h.is_vl() {
+        return Err(Error::InvalidParam);
+    }
+    if nitems == 0 {
+        return Ok(0);
+    }
+    let ts = i64::from(h.typesize);
+    let (start, nitems) = (i64::from(start), i64::from(nitems));
+    if nitems * ts > dst.len() as i64 {
+        return Err(Error::WriteBuffer);
+    }
+    let stop = start + nitems;
+    let nbytes = i64::from(h.nbytes);
+    if nitems < 0 || start < 0 || start * ts > nbytes || stop * ts > nbytes {
+        return Err(Error::InvalidParam);
+    }
+    let (nblocks, _) = h.nblocks();
+    if h.special() == 0 && (src.len() as i64) < (h.header_len() + 4 * nblocks) as i64 {
+        return Err(Error::ReadBuffer);
+    }
+    let Some(c) = prepare(h, src)? else {
+        return Err(Error::InvalidParam);
+    };
+    let (begin, end) = ((start * ts) as usize, (stop * ts) as usize);
+    copy_range(&c, sc, begin, end, &mut dst[..end - begin])?;
+    Ok(end - begin)
+}
+
+/// Decodes the bytes `begin..end` of the chunk into `out`.
+fn copy_range(
+    c: &Prepared,
+    sc: &mut Scratch,
+    begin: usize,
+    end: usize,
+    out: &mut [u8],
+) -> Result<()> {
+    let bs = c.blocksize;
+    let p = c.params();
+    if c.is_flat() {
+        // Served without decompression: whole-element ranges of stored or implied data.
+        if c.h.is_memcpyed() && c.h.special() == 0 {
+            let stored = c
+                .src
+                .get(c.hlen + begin..c.hlen + end)
+                .ok_or(Error::ReadBuffer)?;
+            out.copy_from_slice(stored);
+            return Ok(());
+        }
+        c.decode(&p, sc, 0, out, &[])?;
+        return Ok(());
+    }
+    let needs_ref = p.filters.has_delta() && end > bs;
+    let mut dref = std::mem::take(&mut sc.block);
+    if needs_ref {
+        let n = c.block_len(0);
+        ensure(&mut dref, n);
+        let res = c.decode(&p, sc, 0, &mut dref[..n], &[]);
+        if let Err(e) = res {
+            sc.block = dref;
+            return Err(e);
+        }
+    }
+    let mut part = std::mem::take(&mut sc.part);
+    let res = copy_blocks(c, sc, &dref, &mut part, begin, end, out);
+    sc.block = dref;
+    sc.part = part;
+    res
+}
+
+/// Decodes the blocks holding `begin..end` into `out`, through `part` for partial blocks.
+fn copy_blocks(
+    c: &Prepared,
+    sc: &mut Scratch,
+    dref: &[u8],
+    part: &mut Vec<u8>,
+    begin: usize,
+    end: usize,
+    out: &mut [u8],
+) -> Result<()> {
+    let bs = c.blocksize;
+    let p = c.params();
+    for j in begin / bs..=(end - 1) / bs {
+        let blen = c.block_len(j);
+        let boff = j * bs;
+        let (from, to) = (begin.max(boff) - boff, end.min(boff + blen) - boff);
+        let dst_at = boff + from - begin;
+        let dref_j: &[u8] = if j == 0 {
+            &[]
+        } else {
+            &dref[..dref.len().min(bs)]
+        };
+        if from == 0 && to == blen {
+            c.decode(&p, sc, j, &mut out[dst_at..dst_at + blen], dref_j)?;
+        } else {
+            ensure(part, blen);
+            c.decode(&p, sc, j, &mut part[..blen], dref_j)?;
+            out[dst_at..dst_at + to - from].copy_from_slice(&part[from..to]);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,177 @@
+//! The filter pipeline: forward (slot 0 to 5) on compression, backward on decompression.
+
+use crate::constants::*;
+use crate::error::{Error, Result};
+use crate::filters::{bitshuffle, delta, shuffle, trunc_prec};
+
+/// The filter slots of a chunk and what the filters need to know about it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Filters {
+    /// Filter ids per slot.
+    pub ids: [u8; 6],
+    /// Filter metadata per slot.
+    pub meta: [u8; 6],
+    /// Element size used by the filters (the stored typesize).
+    pub typesize: usize,
+    /// Chunk format version (2 selects the old bitshuffle leftover rule).
+    pub version: u8,
+}
+
+impl Filters {
+    /// Whether any slot needs work on compression.
+    pub fn any_forward(&self) -> bool {
+        self.ids.iter().any(|&f| f != NOFILTER)
+    }
+
+    /// Whether decompression needs a filter stage other than an in-place DELTA.
+    pub fn needs_backward_buffer(&self) -> bool {
+        self.ids
+            .iter()
+            .any(|&f| !matches!(f, NOFILTER | TRUNC_PREC | DELTA))
+    }
+
+    /// Whether the pipeline contains DELTA (so block 0 must be decoded first).
+    pub fn has_delta(&self) -> bool {
+        self.ids.contains(&DELTA)
+    }
+
+    /// Whether any slot holds an id that is neither built in nor known.
+    pub fn check_known(&self) -> Result<()> {
+        if self.ids.iter().all(|&f| f < LAST_FILTER) {
+            Ok(())
+        } else {
+            Err(Error::FilterPipeline)
+        }
+    }
+
+    fn shuffle_width(&self, slot: usize) -> usize {
+        match self.meta[slot] {
+            0 => self.typesize,
+            m => usize::from(m),
+        }
+    }
+}
+
+/// Where the current data of a pipeline lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    Input,
+    A,
+    B,
+    Out,
+}
+
+/// Runs the forward pipeline on `block` (the bytes at `offset` of `chunk`) using the scratch
+/// buffers `a` and `b` (each at least `block.len()` long). Returns which buffer holds the
+/// result: `None` for `block` itself (no filter), `Some(false)` for `a`, `Some(true)` for `b`.
+pub(crate) fn forward(
+    f: &Filters,
+    chunk: &[u8],
+    offset: usize,
+    block: &[u8],
+    a: &mut [u8],
+    b: &mut [u8],
+) -> Result<Option<bool>> {
+    let n = block.len();
+    let (a, b) = (&mut a[..n], &mut b[..n]);
+    let mut at = At::Input;
+    for slot in 0..MAX_FILTERS {
+        let id = f.ids[slot];
+        if id == NOFILTER {
+            continue;
+        }
+        let to_b = at == At::A;
+        let (src, dst): (&[u8], &mut [u8]) = match at {
+            At::Input => (block, &mut *a),
+            At::A => (&*a, &mut *b),
+            _ => (&*b, &mut *a),
+        };
+        match id {
+            SHUFFLE => shuffle::shuffle(f.shuffle_width(slot), src, dst),
+            BITSHUFFLE => bitshuffle::bitshuffle(f.typesize, src, dst),
+            DELTA => delta::encode(chunk, offset, f.typesize, src, dst),
+            TRUNC_PREC => trunc_prec::truncate(f.meta[slot] as i8, f.typesize, src, dst)
+                .map_err(|_| Error::FilterPipeline)?,
+            _ => return Err(Error::FilterPipeline),
+        }
+        at = if to_b { At::B } else { At::A };
+    }
+    Ok(match at {
+        At::Input | At::Out => None,
+        At::A => Some(false),
+        At::B => Some(true),
+    })
+}
+
+/// Runs the backward pipeline: the decoded streams are in `a` (or already in `out` when
+/// `needs_backward_buffer` is false); the result ends in `out`. `dref` is the chunk's decoded
+/// first block (used by DELTA for blocks after the first), `offset` the block's position.
+pub(crate) fn backward(
+    f: &Filters,
+    a: &mut [u8],
+    b: &mut [u8],
+    out: &mut [u8],
+    dref: &[u8],
+    offset: usize,
+) -> Result<()> {
+    let n = out.len();
+    let (a, b) = (&mut a[..n], &mut b[..n]);
+    let mut at = if f.needs_backward_buffer() {
+        At::A
+    } else {
+        At::Out
+    };
+    let last = (0..MAX_FILTERS)
+        .find(|&s| !matches!(f.ids[s], NOFILTER | TRUNC_PREC))
+        .unwrap_or(0);
+    for slot in (0..MAX_FILTERS).rev() {
+        let id = f.ids[slot];
+        if matches!(id, NOFILTER | TRUNC_PREC) {
+            continue;
+        }
+        if id == DELTA {
+            match at {
+                At::A => out.copy_from_slice(a),
+                At::B => out.copy_from_slice(b),
+                _ => {}
+            }
+            delta::decode(dref, offset, f.typesize, out);
+            at = At::Out;
+            continue;
+        }
+        let into_out = slot == last && at != At::Out;
+        let next = if into_out {
+            At::Out
+        } else if at == At::A {
+            At::B
+        } else {
+            At::A
+        };
+        let (src, dst): (&[u8], &mut [u8]) = match (at, next) {
+            (At::A, At::Out) => (&*a, &mut *out),
+            (At::B, At::Out) => (&*b, &mut *out),
+            (At::A, _) => (&*a, &mut *b),
+            (At::B, _) => (&*b, &mut *a),
+            (_, _) => (&*out, &mut *a),
+        };
+        match id {
+            SHUFFLE => shuffle::unshuffle(f.shuffle_width(slot), src, dst),
+            BITSHUFFLE => {
+                let elems = n / f.typesize.max(1);
+                if f.version == BLOSC1_VERSION_FORMAT && elems % 8 != 0 {
+                    dst.copy_from_slice(src);
+                } else {
+                    bitshuffle::bitunshuffle(f.typesize, src, dst);
+                }
+            }
+            _ => return Err(Error::FilterPipeline),
+        }
+        at = next;
+    }
+    match at {
+        At::A => out.copy_from_slice(a),
+        At::B => out.copy_from_slice(b),
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! Per-thread working memory: filter buffers and reusable codec contexts.
+
+use crate::codecs::zstd;
+use crate::error::{Error, Result};
+
+/// Reusable codec contexts of one thread.
+#[derive(Debug, Default)]
+pub struct Codecs {
+    zc: Option<zstd::CCtx>,
+    zd: Option<zstd::DCtx>,
+}
+
+impl Codecs {
+    /// The zstd compression context, created on first use.
+    pub fn zstd_cctx(&mut self) -> Result<&mut zstd::CCtx> {
+        if self.zc.is_none() {
+            self.zc = Some(zstd::CCtx::new().ok_or(Error::MemoryAlloc)?);
+        }
+        self.zc.as_mut().ok_or(Error::MemoryAlloc)
+    }
+
+    /// The zstd decompression context, created on first use.
+    pub fn zstd_dctx(&mut self) -> Result<&mut zstd::DCtx> {
+        if self.zd.is_none() {
+            self.zd = Some(zstd::DCtx::new().ok_or(Error::MemoryAlloc)?);
+        }
+        self.zd.as_mut().ok_or(Error::MemoryAlloc)
+    }
+}
+
+/// Working memory of one thread: two filter buffers, a block buffer and codec contexts.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// First filter buffer.
+    pub a: Vec<u8>,
+    /// Second filter buffer.
+    pub b: Vec<u8>,
+    /// Block buffer (the reference block of DELTA chunks in getitem).
+    pub block: Vec<u8>,
+    /// Partial block buffer (getitem).
+    pub part: Vec<u8>,
+    /// Codec contexts.
+    pub codecs: Codecs,
+}
+
+/// Grows `v` to at least `n` bytes; contents are scratch and carry no meaning.
+pub(crate) fn ensure(v: &mut Vec<u8>, n: usize) {
+    if v.len() < n {
+        v.resize(n, 0);
+    }
+}
+
+impl Scratch {
+    /// Makes both filter buffers at least `n` bytes long.
+    pub fn ensure_filters(&mut self, n: usize) {
+        ensure(&mut self.a, n);
+        ensure(&mut self.b, n);
+    }
+}

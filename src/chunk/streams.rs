@@ -1,0 +1,270 @@
+//! One block at a time: filters, split into streams, codec calls, runs and raw streams.
+
+use super::header::{read_i32, write_i32};
+use super::pipeline::{self, Filters};
+use super::scratch::{Codecs, Scratch};
+use crate::codecs::{blosclz, lz4, zlib, zstd};
+use crate::constants::*;
+use crate::error::{Error, Result};
+
+/// What block compression needs to know about the chunk being written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EncParams<'a> {
+    /// Codec code.
+    pub compcode: u8,
+    /// Compression level (1..=9).
+    pub clevel: u8,
+    /// Whether full blocks are split into `typesize` streams.
+    pub split: bool,
+    /// Whether runs are encoded (extended header only).
+    pub runs: bool,
+    /// Filter pipeline (its typesize is the stored one).
+    pub filters: Filters,
+    /// The whole uncompressed chunk.
+    pub chunk: &'a [u8],
+}
+
+/// Whether every byte of `s` equals the first one.
+fn is_run(s: &[u8]) -> bool {
+    match s.first() {
+        Some(&x) => {
+            let word = u64::from_ne_bytes([x; 8]);
+            let mut it = s.chunks_exact(8);
+            it.by_ref()
+                .all(|c| u64::from_ne_bytes(c.try_into().unwrap_or([!x; 8])) == word)
+                && it.remainder().iter().all(|&y| y == x)
+        }
+        None => true,
+    }
+}
+
+/// Maps a Blosc clevel to the zstd level the reference uses.
+fn zstd_level(clevel: u8) -> i32 {
+    if clevel < 9 {
+        i32::from(clevel) * 2 - 1
+    } else {
+        zstd::max_level()
+    }
+}
+
+fn codec_compress(p: &EncParams, codecs: &mut Codecs, src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let clevel = i32::from(p.clevel);
+    Ok(match p.compcode {
+        BLOSCLZ => blosclz::compress(clevel, src, dst),
+        LZ4 => lz4::compress(src, dst, 10 - clevel),
+        LZ4HC => lz4::compress_hc(src, dst, clevel),
+        ZLIB => zlib::compress(src, dst, clevel),
+        ZSTD => codecs.zstd_cctx()?.compress(src, dst, zstd_level(p.clevel)),
+        _ => return Err(Error::CodecSupport),
+    })
+}
+
+/// Compresses block `nblock` (bytes `offset..offset + bsize` of the chunk) into `dest`
+/// starting at `pos`, treating `dest.len()` as the destination size exactly like the
+/// reference's `blosc_c`. Returns the bytes written, or `None` when they do not fit.
+pub(crate) fn encode_block(
+    p: &EncParams,
+    sc: &mut Scratch,
+    offset: usize,
+    bsize: usize,
+    leftover: bool,
+    dest: &mut [u8],
+    mut pos: usize,
+) -> Result<Option<usize>> {
+    let start = pos;
+    let block = &p.chunk[offset..offset + bsize];
+    let filtered: &[u8] = if p.filters.any_forward() {
+        sc.ensure_filters(bsize);
+        match pipeline::forward(&p.filters, p.chunk, offset, block, &mut sc.a, &mut sc.b)? {
+            None => block,
+            Some(false) => &sc.a[..bsize],
+            Some(true) => &sc.b[..bsize],
+        }
+    } else {
+        block
+    };
+    let destsize = dest.len();
+    let nstreams = if p.split && !leftover {
+        p.filters.typesize
+    } else {
+        1
+    };
+    let neblock = bsize / nstreams;
+    for j in 0..nstreams {
+        pos += 4;
+        let stream = &filtered[j * neblock..(j + 1) * neblock];
+        if p.runs && is_run(stream) {
+            if pos > destsize {
+                return Ok(None);
+            }
+            let value = stream.first().copied().unwrap_or(0);
+            write_i32(dest, pos - 4, -i32::from(value));
+            if value > 0 {
+                pos += 1;
+                if pos > destsize {
+                    return Ok(None);
+                }
+                dest[pos - 1] = 0x01;
+            }
+            continue;
+        }
+        if pos >= destsize {
+            return Ok(None);
+        }
+        let maxout = neblock.min(destsize - pos);
+        let mut cbytes = codec_compress(p, &mut sc.codecs, stream, &mut dest[pos..pos + maxout])?;
+        if cbytes > maxout {
+            return Err(Error::WriteBuffer);
+        }
+        if cbytes == 0 || cbytes == neblock {
+            if pos + neblock > destsize {
+                return Ok(None);
+            }
+            dest[pos..pos + neblock].copy_from_slice(stream);
+            cbytes = neblock;
+        }
+        write_i32(dest, pos - 4, cbytes as i32);
+        pos += cbytes;
+    }
+    Ok(Some(pos - start))
+}
+
+/// A chunk dictionary ready for decoding.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Dict<'a> {
+    /// Digested zstd dictionary.
+    Zstd(&'a zstd::DDict),
+    /// Raw LZ4 history.
+    Lz4(&'a [u8]),
+}
+
+/// What block decompression needs to know about the chunk being read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DecParams<'a> {
+    /// Codec format (flags bits 5-7).
+    pub compformat: u8,
+    /// Whether blocks are stored as one stream.
+    pub dont_split: bool,
+    /// Filter pipeline.
+    pub filters: Filters,
+    /// Dictionary, if the chunk has one.
+    pub dict: Option<Dict<'a>>,
+}
+
+/// Decodes one codec stream `src` into `dst` with the chunk's codec and dictionary.
+pub(crate) fn decompress_stream(
+    p: &DecParams,
+    codecs: &mut Codecs,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<Option<usize>> {
+    Ok(match (p.compformat, p.dict) {
+        (BLOSCLZ_FORMAT, _) => blosclz::decompress(src, dst),
+        (LZ4_FORMAT, Some(Dict::Lz4(d))) => lz4::decompress_with_dict(src, dst, d),
+        (LZ4_FORMAT, _) => lz4::decompress(src, dst),
+        (ZLIB_FORMAT, _) => zlib::decompress(src, dst),
+        (ZSTD_FORMAT, Some(Dict::Zstd(d))) => codecs.zstd_dctx()?.decompress(src, dst, Some(d)),
+        (ZSTD_FORMAT, _) => codecs.zstd_dctx()?.decompress(src, dst, None),
+        _ => return Err(Error::CodecSupport),
+    })
+}
+
+/// Decodes the streams of one block found at `src_offset` of the chunk `src` into `out`
+/// (`bsize` bytes), then undoes the filters. `dref` is the decoded first block of the chunk
+/// (for DELTA) and `offset` the block's position in the decoded chunk. Returns the bytes the
+/// streams produced: less than `out.len()` when the streams do not cover the block (chunks
+/// made with a forced blocksize that is not a multiple of the typesize), whose tail is then
+/// zeroed like the reference leaves it undefined.
+pub(crate) fn decode_block(
+    p: &DecParams,
+    sc: &mut Scratch,
+    src: &[u8],
+    src_offset: i64,
+    leftover: bool,
+    out: &mut [u8],
+    dref: &[u8],
+    offset: usize,
+) -> Result<usize> {
+    if src_offset <= 0 || src_offset >= src.len() as i64 {
+        return Err(Error::Data);
+    }
+    let bsize = out.len();
+    let mut ip = src_offset as usize;
+    let buffered = p.filters.needs_backward_buffer();
+    if buffered {
+        sc.ensure_filters(bsize);
+    }
+    let typesize = p.filters.typesize;
+    let nstreams = if !p.dont_split && !leftover && p.dict.is_none() {
+        typesize
+    } else {
+        1
+    };
+    let neblock = bsize / nstreams;
+    if neblock == 0 {
+        return Err(Error::Failure);
+    }
+    {
+        let target: &mut [u8] = if buffered {
+            &mut sc.a[..bsize]
+        } else {
+            &mut *out
+        };
+        for j in 0..nstreams {
+            let dst = &mut target[j * neblock..(j + 1) * neblock];
+            if src.len() - ip < 4 {
+                return Err(Error::ReadBuffer);
+            }
+            let cbytes = read_i32(src, ip);
+            ip += 4;
+            if cbytes > 0 && src.len() - ip < cbytes as usize {
+                return Err(Error::ReadBuffer);
+            }
+            if cbytes == 0 {
+                dst.fill(0);
+            } else if cbytes < 0 {
+                if src.len() - ip < 1 {
+                    return Err(Error::ReadBuffer);
+                }
+                let token = src[ip];
+                ip += 1;
+                if token & 0x01 == 0 || cbytes < -255 {
+                    return Err(Error::RunLength);
+                }
+                dst.fill((-cbytes) as u8);
+            } else {
+                let cb = cbytes as usize;
+                let stream = &src[ip..ip + cb];
+                if cb == neblock {
+                    dst.copy_from_slice(stream);
+                } else if decompress_stream(p, &mut sc.codecs, stream, dst)? != Some(neblock) {
+                    return Err(Error::Data);
+                }
+                ip += cb;
+            }
+        }
+        target[nstreams * neblock..].fill(0);
+    }
+    if buffered || p.filters.has_delta() {
+        let Scratch { a, b, .. } = sc;
+        pipeline::backward(&p.filters, a, b, out, dref, offset)?;
+    }
+    Ok(nstreams * neblock)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_detected_exactly() {
+        assert!(is_run(&[7; 100]));
+        assert!(is_run(&[0; 3]));
+        let mut v = vec![7u8; 100];
+        v[99] = 6;
+        assert!(!is_run(&v));
+        v[99] = 7;
+        v[3] = 1;
+        assert!(!is_run(&v));
+    }
+}

@@ -1,0 +1,1 @@
+//! Corrupted and hostile chunks.

@@ -1,0 +1,8 @@
+//! Tests of the chunk engine against the reference library and the shared corpus.
+
+mod corpus;
+mod data;
+mod differential;
+mod hostile;
+mod refc;
+mod roundtrip;

@@ -1,0 +1,125 @@
+//! LZ4 and LZ4HC through the bundled liblz4 (`lz4-sys`).
+
+use std::os::raw::{c_char, c_int};
+
+extern "C" {
+    // Part of liblz4 1.10 (built and linked by `lz4-sys`) but not re-exported by it.
+    fn LZ4_decompress_safe_usingDict(
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+        dict_start: *const c_char,
+        dict_size: c_int,
+    ) -> c_int;
+}
+
+/// Largest input liblz4 accepts.
+const MAX_INPUT: usize = 0x7E00_0000;
+
+fn len_c(n: usize) -> c_int {
+    c_int::try_from(n).unwrap_or(c_int::MAX)
+}
+
+/// Compresses `src` into `dst` with `LZ4_compress_fast` at acceleration `accel`; returns the
+/// compressed size, or 0 when it does not fit in `dst`.
+pub fn compress(src: &[u8], dst: &mut [u8], accel: i32) -> usize {
+    if src.len() > MAX_INPUT {
+        return 0;
+    }
+    // SAFETY: both pointers come from live slices and the lengths passed are theirs
+    // (clamped to c_int, which only shrinks the writable window); liblz4 never writes past
+    // `dst_capacity` and never reads past `src_size`.
+    let n = unsafe {
+        lz4_sys::LZ4_compress_fast(
+            src.as_ptr().cast(),
+            dst.as_mut_ptr().cast(),
+            len_c(src.len()),
+            len_c(dst.len()),
+            accel,
+        )
+    };
+    usize::try_from(n).unwrap_or(0)
+}
+
+/// Compresses `src` into `dst` with `LZ4_compress_HC` at `level`; returns the compressed
+/// size, or 0 when it does not fit in `dst`.
+pub fn compress_hc(src: &[u8], dst: &mut [u8], level: i32) -> usize {
+    if src.len() > MAX_INPUT {
+        return 0;
+    }
+    // SAFETY: as in `compress`: pointers and lengths describe the two live slices.
+    let n = unsafe {
+        lz4_sys::LZ4_compress_HC(
+            src.as_ptr().cast(),
+            dst.as_mut_ptr().cast(),
+            len_c(src.len()),
+            len_c(dst.len()),
+            level,
+        )
+    };
+    usize::try_from(n).unwrap_or(0)
+}
+
+/// Decompresses the LZ4 block `src` into `dst`; returns the number of bytes written, or
+/// `None` when the stream is malformed or does not fit.
+pub fn decompress(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    if src.len() > MAX_INPUT || dst.len() > c_int::MAX as usize {
+        return None;
+    }
+    // SAFETY: `LZ4_decompress_safe` is the bounds-checked decoder: it reads at most
+    // `src.len()` bytes and writes at most `dst.len()` bytes, for any input.
+    let n = unsafe {
+        lz4_sys::LZ4_decompress_safe(
+            src.as_ptr().cast(),
+            dst.as_mut_ptr().cast(),
+            len_c(src.len()),
+            len_c(dst.len()),
+        )
+    };
+    usize::try_from(n).ok()
+}
+
+/// Decompresses the LZ4 block `src` into `dst` using `dict` as prefix history.
+pub fn decompress_with_dict(src: &[u8], dst: &mut [u8], dict: &[u8]) -> Option<usize> {
+    if src.len() > MAX_INPUT || dst.len() > c_int::MAX as usize || dict.len() > MAX_INPUT {
+        return None;
+    }
+    // SAFETY: bounds-checked decoder; `dict` is a separate live slice only read from, and
+    // every length passed is the length of its slice.
+    let n = unsafe {
+        LZ4_decompress_safe_usingDict(
+            src.as_ptr().cast(),
+            dst.as_mut_ptr().cast(),
+            len_c(src.len()),
+            len_c(dst.len()),
+            dict.as_ptr().cast(),
+            len_c(dict.len()),
+        )
+    };
+    usize::try_from(n).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_limits() {
+        let src: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        let mut c = vec![0u8; 20_000];
+        let n = compress(&src, &mut c, 1);
+        assert!(n > 0 && n < src.len());
+        let mut d = vec![0u8; src.len()];
+        assert_eq!(decompress(&c[..n], &mut d), Some(src.len()));
+        assert_eq!(d, src);
+        let nh = compress_hc(&src, &mut c, 9);
+        assert!(nh > 0);
+        assert_eq!(decompress(&c[..nh], &mut d), Some(src.len()));
+        assert_eq!(d, src);
+        // Too small an output: 0, not a partial write.
+        assert_eq!(compress(&src, &mut c[..10], 1), 0);
+        // Truncated stream: error.
+        assert_eq!(decompress(&c[..n / 2], &mut d), None);
+    }
+}

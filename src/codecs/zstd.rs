@@ -1,0 +1,162 @@
+//! Zstandard through the bundled libzstd (`zstd-sys`), with reusable contexts.
+
+use std::ffi::c_void;
+use std::ptr::NonNull;
+
+use zstd_sys as z;
+
+fn ok(code: usize) -> Option<usize> {
+    // SAFETY: `ZSTD_isError` only inspects the integer it is given.
+    if unsafe { z::ZSTD_isError(code) } != 0 {
+        None
+    } else {
+        Some(code)
+    }
+}
+
+/// A reusable compression context (`ZSTD_CCtx`).
+#[derive(Debug)]
+pub struct CCtx(NonNull<z::ZSTD_CCtx>);
+
+// SAFETY: a ZSTD_CCtx has no thread affinity; it is only used through `&mut self`, so it is
+// never accessed from two threads at once.
+unsafe impl Send for CCtx {}
+
+impl CCtx {
+    /// Creates a context; `None` when libzstd cannot allocate one.
+    pub fn new() -> Option<CCtx> {
+        // SAFETY: plain constructor; a NULL result is handled.
+        NonNull::new(unsafe { z::ZSTD_createCCtx() }).map(CCtx)
+    }
+
+    /// Compresses `src` into `dst` at zstd `level`; returns the compressed size, or 0 when it
+    /// fails or does not fit.
+    pub fn compress(&mut self, src: &[u8], dst: &mut [u8], level: i32) -> usize {
+        // SAFETY: the context is valid; libzstd reads `src.len()` bytes and writes at most
+        // `dst.len()` bytes of the two live slices.
+        let code = unsafe {
+            z::ZSTD_compressCCtx(
+                self.0.as_ptr(),
+                dst.as_mut_ptr().cast(),
+                dst.len(),
+                src.as_ptr().cast(),
+                src.len(),
+                level,
+            )
+        };
+        ok(code).unwrap_or(0)
+    }
+}
+
+impl Drop for CCtx {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from ZSTD_createCCtx and is freed exactly once.
+        unsafe { z::ZSTD_freeCCtx(self.0.as_ptr()) };
+    }
+}
+
+/// A reusable decompression context (`ZSTD_DCtx`).
+#[derive(Debug)]
+pub struct DCtx(NonNull<z::ZSTD_DCtx>);
+
+// SAFETY: as for `CCtx`: no thread affinity, only used through `&mut self`.
+unsafe impl Send for DCtx {}
+
+impl DCtx {
+    /// Creates a context; `None` when libzstd cannot allocate one.
+    pub fn new() -> Option<DCtx> {
+        // SAFETY: plain constructor; a NULL result is handled.
+        NonNull::new(unsafe { z::ZSTD_createDCtx() }).map(DCtx)
+    }
+
+    /// Decompresses the frame `src` into `dst`; `None` when malformed or too large.
+    pub fn decompress(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: Option<&DDict>,
+    ) -> Option<usize> {
+        // SAFETY: valid context (and dictionary, which outlives the call); libzstd's decoder
+        // is bounds-checked: it reads at most `src.len()` and writes at most `dst.len()` bytes.
+        let code = unsafe {
+            match dict {
+                Some(d) => z::ZSTD_decompress_usingDDict(
+                    self.0.as_ptr(),
+                    dst.as_mut_ptr().cast(),
+                    dst.len(),
+                    src.as_ptr().cast(),
+                    src.len(),
+                    d.0.as_ptr(),
+                ),
+                None => z::ZSTD_decompressDCtx(
+                    self.0.as_ptr(),
+                    dst.as_mut_ptr().cast(),
+                    dst.len(),
+                    src.as_ptr().cast(),
+                    src.len(),
+                ),
+            }
+        };
+        ok(code)
+    }
+}
+
+impl Drop for DCtx {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from ZSTD_createDCtx and is freed exactly once.
+        unsafe { z::ZSTD_freeDCtx(self.0.as_ptr()) };
+    }
+}
+
+/// A digested decompression dictionary (`ZSTD_DDict`), shareable between threads.
+#[derive(Debug)]
+pub struct DDict(NonNull<z::ZSTD_DDict>);
+
+// SAFETY: a ZSTD_DDict is immutable after creation and documented as shareable by several
+// decompression contexts at once.
+unsafe impl Send for DDict {}
+// SAFETY: see above: only read after creation.
+unsafe impl Sync for DDict {}
+
+impl DDict {
+    /// Digests `dict` (copied); `None` when libzstd refuses it.
+    pub fn new(dict: &[u8]) -> Option<DDict> {
+        // SAFETY: libzstd copies `dict.len()` bytes from the live slice.
+        NonNull::new(unsafe { z::ZSTD_createDDict(dict.as_ptr().cast::<c_void>(), dict.len()) })
+            .map(DDict)
+    }
+}
+
+impl Drop for DDict {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from ZSTD_createDDict and is freed exactly once.
+        unsafe { z::ZSTD_freeDDict(self.0.as_ptr()) };
+    }
+}
+
+/// Highest zstd compression level (`ZSTD_maxCLevel`).
+pub fn max_level() -> i32 {
+    // SAFETY: pure function without arguments.
+    unsafe { z::ZSTD_maxCLevel() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_errors() {
+        let src: Vec<u8> = (0..10_000u32).map(|i| (i % 7) as u8).collect();
+        let mut c = vec![0u8; 20_000];
+        let mut cc = CCtx::new().unwrap();
+        let n = cc.compress(&src, &mut c, 3);
+        assert!(n > 0 && n < src.len());
+        let mut d = vec![0u8; src.len()];
+        let mut dc = DCtx::new().unwrap();
+        assert_eq!(dc.decompress(&c[..n], &mut d, None), Some(src.len()));
+        assert_eq!(d, src);
+        assert_eq!(dc.decompress(&c[..n - 1], &mut d, None), None);
+        assert_eq!(cc.compress(&src, &mut c[..4], 3), 0);
+        assert_eq!(max_level(), 22);
+    }
+}
