@@ -186,43 +186,6 @@ impl Context {
         Ok(n)
     }
 
-    /// Whether this context compresses.
-    pub fn is_compressor(&self) -> bool {
-        self.cparams.is_some()
-    }
-
-    /// Compression parameters; the blocksize is the one of the last compression.
-    pub fn cparams(&self) -> CParams {
-        self.cparams.unwrap_or_default()
-    }
-
-    /// Decompression parameters.
-    pub fn dparams(&self) -> DParams {
-        self.dparams.unwrap_or_default()
-    }
-
-    /// Writes 16-byte Blosc1 headers instead of extended ones.
-    pub fn set_blosc1_header(&mut self, on: bool) {
-        let _ = on;
-    }
-
-    /// Changes the number of threads.
-    pub fn set_nthreads(&mut self, n: i16) {
-        let _ = n;
-    }
-
-    /// Extracts items `start..start + nitems` of the chunk `src` into `dst`.
-    pub fn getitem(
-        &mut self,
-        src: &[u8],
-        start: i32,
-        nitems: i32,
-        dst: &mut [u8],
-    ) -> Result<usize> {
-        let _ = (src, start, nitems, dst);
-        Err(Error::Failure)
-    }
-
     /// Decompresses the chunk `src` into `dst`; returns the number of bytes written.
     pub fn decompress(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize> {
         if self.is_compressor() {

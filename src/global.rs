@@ -40,7 +40,7 @@ const DEFAULT_SETTINGS: Settings = Settings {
 struct State {
     initialized: bool,
     settings: Settings,
-    cctx: Option<Context>,
+    cctx: Option<(CParams, Context)>,
     dctx: Option<Context>,
 }
 
@@ -361,13 +361,13 @@ pub fn compress(
         return Context::compressor(cparams).compress(src, dst);
     }
     let blosc1_header = env("BLOSC_BLOSC1_COMPAT").is_some();
-    let reuse = matches!(&state.cctx, Some(ctx) if ctx.cparams() == cparams);
+    let reuse = matches!(&state.cctx, Some((requested, _)) if *requested == cparams);
     if !reuse {
-        state.cctx = Some(Context::compressor(cparams));
+        state.cctx = Some((cparams, Context::compressor(cparams)));
     }
-    let ctx = state
+    let (_, ctx) = state
         .cctx
-        .get_or_insert_with(|| Context::compressor(cparams));
+        .get_or_insert_with(|| (cparams, Context::compressor(cparams)));
     ctx.set_blosc1_header(blosc1_header);
     ctx.compress(src, dst)
 }

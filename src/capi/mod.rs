@@ -4,6 +4,8 @@
 //! catches panics and turns them into the reference library's error value.
 
 pub mod cbuffer;
+pub mod context;
+pub mod defaults;
 pub mod filters;
 pub mod global;
 pub mod names;

@@ -1,0 +1,289 @@
+//! Contexts: `blosc2_create_cctx`/`dctx`, `*_ctx` compression functions, parameter getters.
+
+use std::ffi::{c_int, c_void};
+
+use super::ffi::{bytes, bytes_mut, code, guard, size};
+use super::types::{blosc2_context, blosc2_cparams, blosc2_dparams};
+use crate::context::{CParams, Context, DParams};
+use crate::error::Error;
+use crate::global;
+
+/// What a `blosc2_context*` points to: the core context plus the caller's parameter structs,
+/// whose pointer fields are handed back verbatim by the getters.
+struct Handle {
+    ctx: Context,
+    cparams: Option<blosc2_cparams>,
+    dparams: Option<blosc2_dparams>,
+}
+
+/// Filter ids `blosc2_create_cctx` refuses: 5..=31 and 37..=159 are reserved.
+fn filter_id_reserved(id: u8) -> bool {
+    (5..=31).contains(&id) || (37..=159).contains(&id)
+}
+
+/// The core parameters of a C `blosc2_cparams`.
+pub(crate) fn core_cparams(c: &blosc2_cparams) -> CParams {
+    CParams {
+        compcode: c.compcode,
+        compcode_meta: c.compcode_meta,
+        clevel: c.clevel,
+        use_dict: c.use_dict != 0,
+        typesize: c.typesize,
+        nthreads: c.nthreads,
+        blocksize: c.blocksize,
+        splitmode: c.splitmode,
+        filters: c.filters,
+        filters_meta: c.filters_meta,
+        instr_codec: c.instr_codec,
+    }
+}
+
+fn into_ptr(handle: Handle) -> *mut blosc2_context {
+    Box::into_raw(Box::new(handle)).cast()
+}
+
+/// Borrows the handle behind a context pointer.
+///
+/// # Safety
+/// `ctx` must be NULL or a pointer returned by `blosc2_create_cctx`/`dctx` and not freed,
+/// with no other live borrow.
+unsafe fn handle<'a>(ctx: *mut blosc2_context) -> Option<&'a mut Handle> {
+    // SAFETY: the caller guarantees `ctx` came from `into_ptr` and is exclusively ours.
+    unsafe { ctx.cast::<Handle>().as_mut() }
+}
+
+/// Creates a compression context; NULL for reserved filter ids or a plugin codec named by
+/// `BLOSC_COMPRESSOR`.
+#[no_mangle]
+pub extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blosc2_context {
+    guard(std::ptr::null_mut(), || {
+        if cparams.filters.iter().copied().any(filter_id_reserved) {
+            return std::ptr::null_mut();
+        }
+        let mut core = core_cparams(&cparams);
+        if global::apply_env_to_cparams(&mut core).is_err() {
+            return std::ptr::null_mut();
+        }
+        into_ptr(Handle {
+            ctx: Context::compressor(core),
+            cparams: Some(cparams),
+            dparams: None,
+        })
+    })
+}
+
+/// Creates a decompression context.
+#[no_mangle]
+pub extern "C" fn blosc2_create_dctx(dparams: blosc2_dparams) -> *mut blosc2_context {
+    guard(std::ptr::null_mut(), || {
+        let mut core = DParams {
+            nthreads: dparams.nthreads,
+            typesize: dparams.typesize,
+        };
+        global::apply_env_to_dparams(&mut core);
+        into_ptr(Handle {
+            ctx: Context::decompressor(core),
+            cparams: None,
+            dparams: Some(dparams),
+        })
+    })
+}
+
+/// Frees a context (NULL is ignored).
+///
+/// # Safety
+/// `context` must be NULL or a live context from `blosc2_create_cctx`/`dctx`.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_free_ctx(context: *mut blosc2_context) {
+    guard((), || {
+        if !context.is_null() {
+            // SAFETY: the caller hands back a pointer made by `into_ptr`.
+            drop(unsafe { Box::from_raw(context.cast::<Handle>()) });
+        }
+    })
+}
+
+/// Compresses `srcsize` bytes into a chunk; returns its size, 0 when it does not fit, or a
+/// negative error code.
+///
+/// # Safety
+/// `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+/// `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_compress_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(h) = (unsafe { handle(context) }) else {
+            return Error::NullPointer.code();
+        };
+        if srcsize < 0 {
+            return Error::InvalidParam.code();
+        }
+        // SAFETY: the caller guarantees the buffer sizes.
+        let (Some(src), Some(dst)) = (unsafe { bytes(src, size(srcsize)) }, unsafe {
+            bytes_mut(dest, size(destsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        code(h.ctx.compress(src, dst))
+    })
+}
+
+/// Decompresses a chunk; returns the number of bytes written or a negative error code.
+///
+/// # Safety
+/// `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+/// `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_decompress_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(h) = (unsafe { handle(context) }) else {
+            return Error::NullPointer.code();
+        };
+        // SAFETY: the caller guarantees the buffer sizes.
+        let (Some(src), Some(dst)) = (unsafe { bytes(src, size(srcsize)) }, unsafe {
+            bytes_mut(dest, size(destsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        code(h.ctx.decompress(src, dst))
+    })
+}
+
+/// Extracts `nitems` items from `start` (units of the chunk's typesize).
+///
+/// # Safety
+/// `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+/// `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_getitem_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    start: c_int,
+    nitems: c_int,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(h) = (unsafe { handle(context) }) else {
+            return Error::NullPointer.code();
+        };
+        // SAFETY: the caller guarantees the buffer sizes.
+        let (Some(src), Some(dst)) = (unsafe { bytes(src, size(srcsize)) }, unsafe {
+            bytes_mut(dest, size(destsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        code(h.ctx.getitem(src, start, nitems, dst))
+    })
+}
+
+/// Extracts `nbytes` bytes from byte `start`; both must be multiples of the typesize.
+///
+/// # Safety
+/// `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+/// `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    start: i32,
+    nbytes: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(h) = (unsafe { handle(context) }) else {
+            return Error::NullPointer.code();
+        };
+        // SAFETY: the caller guarantees the buffer sizes.
+        let (Some(src), Some(dst)) = (unsafe { bytes(src, size(srcsize)) }, unsafe {
+            bytes_mut(dest, size(destsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        code(h.ctx.getitem_bytes(src, start, nbytes, dst))
+    })
+}
+
+/// Fills `cparams` from a context (the blocksize is the one of the last compression;
+/// `tuner_params` and `filter_params` are left untouched, as in the reference).
+///
+/// # Safety
+/// `ctx` must be a live context and `cparams` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_ctx_get_cparams(
+    ctx: *mut blosc2_context,
+    cparams: *mut blosc2_cparams,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let (Some(h), Some(out)) = (unsafe { handle(ctx) }, unsafe { cparams.as_mut() }) else {
+            return Error::NullPointer.code();
+        };
+        let core = h.ctx.cparams();
+        let given = h.cparams.unwrap_or(blosc2_cparams::DEFAULTS);
+        out.compcode = core.compcode;
+        out.compcode_meta = core.compcode_meta;
+        out.clevel = core.clevel;
+        out.use_dict = c_int::from(core.use_dict);
+        out.instr_codec = core.instr_codec;
+        out.typesize = core.typesize;
+        out.nthreads = core.nthreads;
+        out.blocksize = core.blocksize;
+        out.splitmode = core.splitmode;
+        out.schunk = given.schunk;
+        out.filters = core.filters;
+        out.filters_meta = core.filters_meta;
+        out.prefilter = given.prefilter;
+        out.preparams = given.preparams;
+        out.tuner_id = given.tuner_id;
+        out.codec_params = given.codec_params;
+        0
+    })
+}
+
+/// Fills `dparams` from a context (a decompression context reports typesize 0).
+///
+/// # Safety
+/// `ctx` must be a live context and `dparams` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_ctx_get_dparams(
+    ctx: *mut blosc2_context,
+    dparams: *mut blosc2_dparams,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let (Some(h), Some(out)) = (unsafe { handle(ctx) }, unsafe { dparams.as_mut() }) else {
+            return Error::NullPointer.code();
+        };
+        let given = h.dparams.unwrap_or(blosc2_dparams::DEFAULTS);
+        out.nthreads = h.ctx.dparams().nthreads;
+        out.schunk = given.schunk;
+        out.postfilter = given.postfilter;
+        out.postparams = given.postparams;
+        out.typesize = if h.dparams.is_some() {
+            0
+        } else {
+            h.ctx.cparams().typesize
+        };
+        0
+    })
+}
