@@ -946,11 +946,6 @@ typedef struct timespec blosc_timestamp_t;
 #define BLOSC2_ERROR_LOCK -37
 
 /**
- * I/O backend: close a stream; returns 0 on success.
- */
-typedef int (*blosc2_close_cb)(void *stream);
-
-/**
  * A compression or decompression context (`struct blosc2_context_s` in C, opaque).
  */
 typedef struct blosc2_context_s blosc2_context;
@@ -1097,18 +1092,6 @@ typedef struct blosc2_cparams {
 } blosc2_cparams;
 
 /**
- * User codec encoder: compresses `input` into `output`; returns the compressed size,
- * 0 if it does not fit, or a negative error.
- */
-typedef int (*blosc2_codec_encoder_cb)(const uint8_t *input,
-                                       int32_t input_len,
-                                       uint8_t *output,
-                                       int32_t output_len,
-                                       uint8_t meta,
-                                       struct blosc2_cparams *cparams,
-                                       const void *chunk);
-
-/**
  * What a postfilter receives for each block it must process.
  */
 typedef struct blosc2_postfilter_params {
@@ -1192,6 +1175,67 @@ typedef struct blosc2_dparams {
    */
   int32_t typesize;
 } blosc2_dparams;
+
+/**
+ * Selects an I/O backend for a super-chunk, with its parameters.
+ */
+typedef struct blosc2_io {
+  /**
+   * Id of the backend (`BLOSC2_IO_FILESYSTEM`, ...).
+   */
+  uint8_t id;
+  /**
+   * Name of the backend.
+   */
+  const char *name;
+  /**
+   * Backend parameters (e.g. a `blosc2_stdio_params` or `blosc2_stdio_mmap`).
+   */
+  void *params;
+} blosc2_io;
+
+/**
+ * Where and how a super-chunk is stored.
+ */
+typedef struct blosc2_storage {
+  /**
+   * Whether chunks are stored contiguously (a cframe) or not (an sframe / in memory).
+   */
+  bool contiguous;
+  /**
+   * Path of the file or directory, or NULL for in-memory storage.
+   */
+  char *urlpath;
+  /**
+   * Compression parameters (NULL = defaults).
+   */
+  struct blosc2_cparams *cparams;
+  /**
+   * Decompression parameters (NULL = defaults).
+   */
+  struct blosc2_dparams *dparams;
+  /**
+   * I/O backend (NULL = the file system).
+   */
+  struct blosc2_io *io;
+} blosc2_storage;
+
+/**
+ * I/O backend: close a stream; returns 0 on success.
+ */
+typedef int (*blosc2_close_cb)(void *stream);
+
+/**
+ * User codec encoder: compresses `input` into `output`; returns the compressed size,
+ * 0 if it does not fit, or a negative error.
+ */
+typedef int (*blosc2_codec_encoder_cb)(const uint8_t *input,
+                                       int32_t input_len,
+                                       uint8_t *output,
+                                       int32_t output_len,
+                                       uint8_t meta,
+                                       struct blosc2_cparams *cparams,
+                                       const void *chunk);
 
 /**
  * User codec decoder: decompresses `input` into `output`; returns the decompressed size
@@ -1316,24 +1360,6 @@ typedef struct blosc2_instr {
 } blosc2_instr;
 
 /**
- * Selects an I/O backend for a super-chunk, with its parameters.
- */
-typedef struct blosc2_io {
-  /**
-   * Id of the backend (`BLOSC2_IO_FILESYSTEM`, ...).
-   */
-  uint8_t id;
-  /**
-   * Name of the backend.
-   */
-  const char *name;
-  /**
-   * Backend parameters (e.g. a `blosc2_stdio_params` or `blosc2_stdio_mmap`).
-   */
-  void *params;
-} blosc2_io;
-
-/**
  * I/O backend: open `urlpath` with an `fopen`-like `mode`; returns a stream or NULL.
  */
 typedef void *(*blosc2_open_cb)(const char *urlpath, const char *mode, void *params);
@@ -1430,32 +1456,6 @@ typedef struct blosc2_metalayer {
    */
   int32_t content_len;
 } blosc2_metalayer;
-
-/**
- * Where and how a super-chunk is stored.
- */
-typedef struct blosc2_storage {
-  /**
-   * Whether chunks are stored contiguously (a cframe) or not (an sframe / in memory).
-   */
-  bool contiguous;
-  /**
-   * Path of the file or directory, or NULL for in-memory storage.
-   */
-  char *urlpath;
-  /**
-   * Compression parameters (NULL = defaults).
-   */
-  struct blosc2_cparams *cparams;
-  /**
-   * Decompression parameters (NULL = defaults).
-   */
-  struct blosc2_dparams *dparams;
-  /**
-   * I/O backend (NULL = the file system).
-   */
-  struct blosc2_io *io;
-} blosc2_storage;
 
 /**
  * A super-chunk: a sequence of compressed chunks sharing parameters, with metadata.
@@ -1637,6 +1637,415 @@ typedef void (*blosc_threads_callback)(void *callback_data,
                                        int numjobs,
                                        size_t jobdata_elsize,
                                        void *jobdata);
+
+/**
+ * Typesize and flags byte of a chunk (both 0 for an invalid header).
+ *
+ * # Safety
+ * `cbuffer` must be readable for 16 bytes; the out-pointers NULL or writable.
+ */
+BLOSC_EXPORT void blosc1_cbuffer_metainfo(const void *cbuffer, size_t *typesize, int *flags);
+
+/**
+ * Uncompressed, compressed and block sizes of a chunk (all 0 for an invalid header).
+ *
+ * # Safety
+ * `cbuffer` must be readable for 16 bytes; the out-pointers NULL or writable.
+ */
+BLOSC_EXPORT
+void blosc1_cbuffer_sizes(const void *cbuffer,
+                          size_t *nbytes,
+                          size_t *cbytes,
+                          size_t *blocksize);
+
+/**
+ * Checks a chunk header against the known compressed size; 0 and `*nbytes` on success.
+ *
+ * # Safety
+ * `cbuffer` must be readable for `min(cbytes, 16)` bytes; `nbytes` NULL or writable.
+ */
+BLOSC_EXPORT int blosc1_cbuffer_validate(const void *cbuffer, size_t cbytes, size_t *nbytes);
+
+/**
+ * Blosc1 flavour of [`blosc2_compress`] with `size_t` sizes.
+ *
+ * # Safety
+ * `src` must be readable for `nbytes` bytes and `dest` writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc1_compress(int clevel,
+                    int doshuffle,
+                    size_t typesize,
+                    size_t nbytes,
+                    const void *src,
+                    void *dest,
+                    size_t destsize);
+
+/**
+ * Blosc1 flavour of [`blosc2_decompress`]: the source size is taken from the chunk header.
+ *
+ * # Safety
+ * `src` must point to a complete chunk and `dest` be writable for `destsize` bytes.
+ */
+BLOSC_EXPORT int blosc1_decompress(const void *src, void *dest, size_t destsize);
+
+/**
+ * The global forced blocksize (0 = automatic).
+ */
+BLOSC_EXPORT int blosc1_get_blocksize(void);
+
+/**
+ * Name of the global compressor; NULL when it was invalidated by an unknown name.
+ */
+BLOSC_EXPORT const char *blosc1_get_compressor(void);
+
+/**
+ * Blosc1 flavour of [`blosc2_getitem`]: sizes are taken from the chunk header and `dest`
+ * must hold `nitems` items.
+ *
+ * # Safety
+ * `src` must point to a complete chunk and `dest` be writable for `nitems` items.
+ */
+BLOSC_EXPORT int blosc1_getitem(const void *src, int start, int nitems, void *dest);
+
+/**
+ * Forces the global blocksize (0 = automatic).
+ */
+BLOSC_EXPORT void blosc1_set_blocksize(size_t blocksize);
+
+/**
+ * Sets the global compressor by name; returns its code, or -1 for unknown names.
+ *
+ * # Safety
+ * `compname` must be NULL or a NUL-terminated string.
+ */
+BLOSC_EXPORT int blosc1_set_compressor(const char *compname);
+
+/**
+ * Sets the global split mode.
+ */
+BLOSC_EXPORT void blosc1_set_splitmode(int splitmode);
+
+/**
+ * Bit-shuffles `blocksize` bytes of `typesize`-byte elements; returns `blocksize`.
+ *
+ * # Safety
+ * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
+ */
+BLOSC_EXPORT
+int32_t blosc2_bitshuffle(int32_t typesize,
+                          int32_t blocksize,
+                          const void *src,
+                          void *dest);
+
+/**
+ * Reverses [`blosc2_bitshuffle`]; returns `blocksize`.
+ *
+ * # Safety
+ * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
+ */
+BLOSC_EXPORT
+int32_t blosc2_bitunshuffle(int32_t typesize,
+                            int32_t blocksize,
+                            const void *src,
+                            void *dest);
+
+/**
+ * Name of the library that compressed a chunk; NULL for invalid headers and user codecs.
+ *
+ * # Safety
+ * `cbuffer` must be readable for 16 bytes.
+ */
+BLOSC_EXPORT const char *blosc2_cbuffer_complib(const void *cbuffer);
+
+/**
+ * Uncompressed, compressed and block sizes of a chunk; 0 or a negative header error.
+ *
+ * # Safety
+ * `cbuffer` must be readable for 16 bytes; the out-pointers NULL or writable.
+ */
+BLOSC_EXPORT
+int blosc2_cbuffer_sizes(const void *cbuffer,
+                         int32_t *nbytes,
+                         int32_t *cbytes,
+                         int32_t *blocksize);
+
+/**
+ * Format version and codec format version of a chunk (both 0 for an invalid header).
+ *
+ * # Safety
+ * `cbuffer` must be readable for 16 bytes; the out-pointers NULL or writable.
+ */
+BLOSC_EXPORT void blosc2_cbuffer_versions(const void *cbuffer, int *version, int *versionlz);
+
+/**
+ * Stores the name of codec `compcode` in `*compname`; returns the code, or -1 (and NULL)
+ * when the code is unknown.
+ *
+ * # Safety
+ * `compname` must be NULL or valid for writing one pointer.
+ */
+BLOSC_EXPORT int blosc2_compcode_to_compname(int compcode, const char **compname);
+
+/**
+ * The code of a codec name (case-sensitive), or -1.
+ *
+ * # Safety
+ * `compname` must be NULL or a NUL-terminated string.
+ */
+BLOSC_EXPORT int blosc2_compname_to_compcode(const char *compname);
+
+/**
+ * Compresses `srcsize` bytes with the global settings; returns the chunk size, 0 when it
+ * does not fit in `destsize`, or a negative error code.
+ *
+ * # Safety
+ * `src` must be readable for `srcsize` bytes and `dest` writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_compress(int clevel,
+                    int doshuffle,
+                    int32_t typesize,
+                    const void *src,
+                    int32_t srcsize,
+                    void *dest,
+                    int32_t destsize);
+
+/**
+ * Compresses `srcsize` bytes into a chunk; returns its size, 0 when it does not fit, or a
+ * negative error code.
+ *
+ * # Safety
+ * `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+ * `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_compress_ctx(blosc2_context *context,
+                        const void *src,
+                        int32_t srcsize,
+                        void *dest,
+                        int32_t destsize);
+
+/**
+ * Creates a compression context; NULL for reserved filter ids or a plugin codec named by
+ * `BLOSC_COMPRESSOR`.
+ */
+BLOSC_EXPORT blosc2_context *blosc2_create_cctx(struct blosc2_cparams cparams);
+
+/**
+ * Creates a decompression context.
+ */
+BLOSC_EXPORT blosc2_context *blosc2_create_dctx(struct blosc2_dparams dparams);
+
+/**
+ * Fills `cparams` from a context (the blocksize is the one of the last compression;
+ * `tuner_params` and `filter_params` are left untouched, as in the reference).
+ *
+ * # Safety
+ * `ctx` must be a live context and `cparams` writable.
+ */
+BLOSC_EXPORT int blosc2_ctx_get_cparams(blosc2_context *ctx, struct blosc2_cparams *cparams);
+
+/**
+ * Fills `dparams` from a context (a decompression context reports typesize 0).
+ *
+ * # Safety
+ * `ctx` must be a live context and `dparams` writable.
+ */
+BLOSC_EXPORT int blosc2_ctx_get_dparams(blosc2_context *ctx, struct blosc2_dparams *dparams);
+
+/**
+ * Decompresses a chunk with the global context; returns the number of bytes written.
+ *
+ * # Safety
+ * `src` must be readable for `srcsize` bytes and `dest` writable for `destsize` bytes.
+ */
+BLOSC_EXPORT int blosc2_decompress(const void *src, int32_t srcsize, void *dest, int32_t destsize);
+
+/**
+ * Decompresses a chunk; returns the number of bytes written or a negative error code.
+ *
+ * # Safety
+ * `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+ * `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_decompress_ctx(blosc2_context *context,
+                          const void *src,
+                          int32_t srcsize,
+                          void *dest,
+                          int32_t destsize);
+
+/**
+ * Releases the global state (idempotent); later global calls initialise it again.
+ */
+BLOSC_EXPORT void blosc2_destroy(void);
+
+/**
+ * Frees a context (NULL is ignored).
+ *
+ * # Safety
+ * `context` must be NULL or a live context from `blosc2_create_cctx`/`dctx`.
+ */
+BLOSC_EXPORT void blosc2_free_ctx(blosc2_context *context);
+
+/**
+ * Releases the threads of the global context; -1 when the library is not initialised.
+ */
+BLOSC_EXPORT int blosc2_free_resources(void);
+
+/**
+ * A copy of `BLOSC2_CPARAMS_DEFAULTS`.
+ */
+BLOSC_EXPORT struct blosc2_cparams blosc2_get_blosc2_cparams_defaults(void);
+
+/**
+ * A copy of `BLOSC2_DPARAMS_DEFAULTS`.
+ */
+BLOSC_EXPORT struct blosc2_dparams blosc2_get_blosc2_dparams_defaults(void);
+
+/**
+ * A copy of `BLOSC2_IO_DEFAULTS`.
+ */
+BLOSC_EXPORT struct blosc2_io blosc2_get_blosc2_io_defaults(void);
+
+/**
+ * A copy of `BLOSC2_STDIO_MMAP_DEFAULTS`.
+ */
+BLOSC_EXPORT blosc2_stdio_mmap blosc2_get_blosc2_stdio_mmap_defaults(void);
+
+/**
+ * A copy of `BLOSC2_STORAGE_DEFAULTS`.
+ */
+BLOSC_EXPORT struct blosc2_storage blosc2_get_blosc2_storage_defaults(void);
+
+/**
+ * Stores malloc'ed copies of the library name and version of codec `compname` (the caller
+ * frees them); returns the library code, or -1 (and NULLs) for unknown names.
+ *
+ * # Safety
+ * `compname` must be NULL or a NUL-terminated string; `complib` and `version` must be
+ * NULL or valid for writing one pointer.
+ */
+BLOSC_EXPORT int blosc2_get_complib_info(const char *compname, char **complib, char **version);
+
+/**
+ * The global number of threads.
+ */
+BLOSC_EXPORT int16_t blosc2_get_nthreads(void);
+
+/**
+ * The library version, "3.3.5".
+ */
+BLOSC_EXPORT const char *blosc2_get_version_string(void);
+
+/**
+ * Extracts `nitems` items starting at `start` (in units of the chunk's typesize).
+ *
+ * # Safety
+ * `src` must be readable for `srcsize` bytes and `dest` writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_getitem(const void *src,
+                   int32_t srcsize,
+                   int start,
+                   int nitems,
+                   void *dest,
+                   int32_t destsize);
+
+/**
+ * Extracts `nbytes` bytes from byte `start`; both must be multiples of the typesize.
+ *
+ * # Safety
+ * `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+ * `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_getitem_bytes_ctx(blosc2_context *context,
+                             const void *src,
+                             int32_t srcsize,
+                             int32_t start,
+                             int32_t nbytes,
+                             void *dest,
+                             int32_t destsize);
+
+/**
+ * Extracts `nitems` items from `start` (units of the chunk's typesize).
+ *
+ * # Safety
+ * `context` must be a live context; `src` readable for `srcsize` and `dest` writable for
+ * `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_getitem_ctx(blosc2_context *context,
+                       const void *src,
+                       int32_t srcsize,
+                       int start,
+                       int nitems,
+                       void *dest,
+                       int32_t destsize);
+
+/**
+ * Initialises the library (idempotent).
+ */
+BLOSC_EXPORT void blosc2_init(void);
+
+/**
+ * The comma-separated list of built-in compressors.
+ */
+BLOSC_EXPORT const char *blosc2_list_compressors(void);
+
+/**
+ * Turns the global DELTA filter on (non-zero) or off.
+ */
+BLOSC_EXPORT void blosc2_set_delta(int dodelta);
+
+/**
+ * Sets the global number of threads; returns the previous value or -12.
+ */
+BLOSC_EXPORT int16_t blosc2_set_nthreads(int16_t nthreads);
+
+/**
+ * Byte-shuffles `blocksize` bytes of `typesize`-byte elements; returns `blocksize`.
+ *
+ * # Safety
+ * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
+ */
+BLOSC_EXPORT
+int32_t blosc2_shuffle(int32_t typesize,
+                       int32_t blocksize,
+                       const void *src,
+                       void *dest);
+
+/**
+ * Reverses [`blosc2_shuffle`]; returns `blocksize`.
+ *
+ * # Safety
+ * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
+ */
+BLOSC_EXPORT
+int32_t blosc2_unshuffle(int32_t typesize,
+                         int32_t blocksize,
+                         const void *src,
+                         void *dest);
+
+/**
+ * Nanoseconds between two timestamps.
+ */
+BLOSC_EXPORT double blosc_elapsed_nsecs(blosc_timestamp_t start_time, blosc_timestamp_t end_time);
+
+/**
+ * Seconds between two timestamps.
+ */
+BLOSC_EXPORT double blosc_elapsed_secs(blosc_timestamp_t start_time, blosc_timestamp_t end_time);
+
+/**
+ * Stores the current monotonic time in `*timestamp`.
+ *
+ * # Safety
+ * `timestamp` must be NULL or writable.
+ */
+BLOSC_EXPORT void blosc_set_timestamp(blosc_timestamp_t *timestamp);
 
 /* Message of an error code (declared here because print_error() needs it). */
 BLOSC_EXPORT const char *blosc2_error_string(int error_code);
