@@ -1779,6 +1779,56 @@ int blosc2_cbuffer_sizes(const void *cbuffer,
 BLOSC_EXPORT void blosc2_cbuffer_versions(const void *cbuffer, int *version, int *versionlz);
 
 /**
+ * Writes a 32-byte chunk standing for `nbytes` bytes of NaNs; returns 32 or an error.
+ *
+ * # Safety
+ * `dest` must be writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_chunk_nans(struct blosc2_cparams cparams,
+                      int32_t nbytes,
+                      void *dest,
+                      int32_t destsize);
+
+/**
+ * Writes a chunk repeating the `typesize`-byte value at `repeatval` for `nbytes` bytes;
+ * returns 32 + typesize or an error.
+ *
+ * # Safety
+ * `dest` must be writable for `destsize` bytes and `repeatval` readable for typesize bytes.
+ */
+BLOSC_EXPORT
+int blosc2_chunk_repeatval(struct blosc2_cparams cparams,
+                           int32_t nbytes,
+                           void *dest,
+                           int32_t destsize,
+                           const void *repeatval);
+
+/**
+ * Writes a 32-byte chunk standing for `nbytes` uninitialised bytes; returns 32 or an error.
+ *
+ * # Safety
+ * `dest` must be writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_chunk_uninit(struct blosc2_cparams cparams,
+                        int32_t nbytes,
+                        void *dest,
+                        int32_t destsize);
+
+/**
+ * Writes a 32-byte chunk standing for `nbytes` zero bytes; returns 32 or an error.
+ *
+ * # Safety
+ * `dest` must be writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_chunk_zeros(struct blosc2_cparams cparams,
+                       int32_t nbytes,
+                       void *dest,
+                       int32_t destsize);
+
+/**
  * Stores the name of codec `compcode` in `*compname`; returns the code, or -1 (and NULL)
  * when the code is unknown.
  *

@@ -15,6 +15,7 @@ pub mod error;
 pub mod filters;
 pub mod global;
 pub mod registry;
+pub mod special;
 pub mod threads;
 
 pub use context::{CParams, Context, DParams};

@@ -9,6 +9,7 @@ pub mod defaults;
 pub mod filters;
 pub mod global;
 pub mod names;
+pub mod special;
 pub mod types;
 
 mod ffi;

@@ -1,0 +1,99 @@
+//! Special-value chunks: `blosc2_chunk_zeros`, `_nans`, `_uninit` and `_repeatval`.
+
+use std::ffi::{c_int, c_void};
+
+use super::context::core_cparams;
+use super::ffi::{bytes, bytes_mut, code, guard, size};
+use super::types::blosc2_cparams;
+use crate::error::Error;
+use crate::special::{repeatval_chunk, special_chunk, Special};
+
+/// Writes a header-only chunk of kind `kind`.
+///
+/// # Safety
+/// `dest` must be writable for `destsize` bytes.
+unsafe fn write_special(
+    kind: Special,
+    cparams: &blosc2_cparams,
+    nbytes: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: the caller guarantees the buffer size.
+        let Some(dst) = (unsafe { bytes_mut(dest, size(destsize)) }) else {
+            return Error::NullPointer.code();
+        };
+        code(special_chunk(&core_cparams(cparams), kind, nbytes, dst))
+    })
+}
+
+/// Writes a 32-byte chunk standing for `nbytes` zero bytes; returns 32 or an error.
+///
+/// # Safety
+/// `dest` must be writable for `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_chunk_zeros(
+    cparams: blosc2_cparams,
+    nbytes: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { write_special(Special::Zeros, &cparams, nbytes, dest, destsize) }
+}
+
+/// Writes a 32-byte chunk standing for `nbytes` bytes of NaNs; returns 32 or an error.
+///
+/// # Safety
+/// `dest` must be writable for `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_chunk_nans(
+    cparams: blosc2_cparams,
+    nbytes: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { write_special(Special::Nans, &cparams, nbytes, dest, destsize) }
+}
+
+/// Writes a 32-byte chunk standing for `nbytes` uninitialised bytes; returns 32 or an error.
+///
+/// # Safety
+/// `dest` must be writable for `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_chunk_uninit(
+    cparams: blosc2_cparams,
+    nbytes: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { write_special(Special::Uninit, &cparams, nbytes, dest, destsize) }
+}
+
+/// Writes a chunk repeating the `typesize`-byte value at `repeatval` for `nbytes` bytes;
+/// returns 32 + typesize or an error.
+///
+/// # Safety
+/// `dest` must be writable for `destsize` bytes and `repeatval` readable for typesize bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_chunk_repeatval(
+    cparams: blosc2_cparams,
+    nbytes: i32,
+    dest: *mut c_void,
+    destsize: i32,
+    repeatval: *const c_void,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        let width = usize::try_from(cparams.typesize).unwrap_or(0);
+        // SAFETY: the caller guarantees the buffer sizes.
+        let (Some(dst), Some(value)) = (unsafe { bytes_mut(dest, size(destsize)) }, unsafe {
+            bytes(repeatval, width)
+        }) else {
+            return Error::NullPointer.code();
+        };
+        code(repeatval_chunk(&core_cparams(&cparams), nbytes, value, dst))
+    })
+}
