@@ -7,8 +7,17 @@ pub mod cbuffer;
 pub mod context;
 pub mod defaults;
 pub mod filters;
+pub mod frame;
 pub mod global;
+pub mod io;
+pub mod io_mmap;
+pub mod io_stdio;
+pub mod meta;
 pub mod names;
+pub mod schunk;
+pub mod schunk_io;
+pub mod schunk_mem;
+pub mod schunk_ops;
 pub mod special;
 pub mod types;
 
