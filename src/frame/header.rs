@@ -199,7 +199,7 @@ impl FrameHeader {
             return Err(Error::InvalidHeader);
         }
         let mut r = Reader::new(bytes);
-        r.skip(25)?;
+        r.skip(24)?;
         r.expect(0xa4)?;
         let f = r.take(4)?;
         let (general, frame_type, codecs, other) = (f[0], f[1], f[2], f[3]);

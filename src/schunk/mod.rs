@@ -254,3 +254,6 @@ impl SuperChunk {
         f.commit(header, offsets, &self.vlmetalayers)
     }
 }
+
+#[cfg(test)]
+mod tests;
