@@ -103,23 +103,24 @@ rm -rf "$install_prefix"
 check install-demo env BLOSC2_SKIP_BUILD=1 bash tools/install.sh "$install_prefix"
 
 # --- C test suites ------------------------------------------------------------------
-# configure_and_build BUILD-DIR CMAKE-ARGS...
-configure_and_build() {
-  local build=$1
-  shift
-  cmake -S ctest -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" && cmake --build "$build" -j "$jobs"
-}
-
 # ctest_variant NAME CMAKE-ARGS...: configure, build and run one variant; every CTest test
-# counts. A configure or build failure counts as one failure.
+# counts. The build keeps going past errors, so a test whose program does not compile shows
+# up as a failed ("Not Run") test of its own.
 ctest_variant() {
   local variant=$1
   shift
   local build="$root/target/ctest-$variant"
   rm -rf "$build"
-  if ! check "ctest-$variant-build" configure_and_build "$build" "$@"; then
+  if ! check "ctest-$variant-configure" cmake -S ctest -B "$build" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"; then
     return
   fi
+  local keep_going=-k
+  if grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja' "$build/CMakeCache.txt" 2> /dev/null; then
+    keep_going="-k 0"
+  fi
+  # shellcheck disable=SC2086
+  check "ctest-$variant-build" cmake --build "$build" -j "$jobs" -- $keep_going
   echo "==> ctest-$variant"
   local log="$logs/ctest-$variant.log"
   (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 900) > "$log" 2>&1
