@@ -6,6 +6,7 @@
  * bit mask it must apply.
  */
 #include <blosc2.h>
+#include <time.h>
 
 #include "test_common.h"
 
@@ -367,7 +368,6 @@ static void check_global_api(void) {
   printf("global API: %ld cases\n", cases);
 }
 
-#include <time.h>
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

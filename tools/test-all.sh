@@ -54,7 +54,9 @@ if ! command -v cmake > /dev/null 2>&1; then
   echo "    installing cmake with pip"
   python3 -m pip install --quiet --disable-pip-version-check cmake > "$logs/pip-cmake.log" 2>&1 ||
     python3 -m pip install --quiet --disable-pip-version-check --user cmake \
-      >> "$logs/pip-cmake.log" 2>&1
+      >> "$logs/pip-cmake.log" 2>&1 ||
+    python3 -m pip install --quiet --disable-pip-version-check --user \
+      --break-system-packages cmake >> "$logs/pip-cmake.log" 2>&1
   export PATH="$HOME/.local/bin:$PATH"
   hash -r
 fi
