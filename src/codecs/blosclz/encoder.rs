@@ -2,7 +2,6 @@
 //! well, then a greedy single-hash LZ77 pass.
 
 use super::{FAR_DISTANCE_LIMIT, MAX_COPY, MAX_DISTANCE};
-use std::cell::RefCell;
 
 /// Hash table size (log2) of the main pass from clevel 3 up; clevels 1 and 2 use 2 and 1 less.
 const HASH_LOG: u32 = 14;
@@ -23,16 +22,6 @@ const MIN_INPUT: usize = 16;
 /// Outputs smaller than this are never attempted.
 const MIN_OUTPUT: usize = 66;
 
-/// Slots of the largest hash table.
-const TABLE_SLOTS: usize = 1 << HASH_LOG;
-
-thread_local! {
-    /// Hash table reused across calls on a thread, so that each call only clears the part it
-    /// uses.
-    static TABLE: RefCell<Box<[u32; TABLE_SLOTS]>> =
-        RefCell::new(vec![0; TABLE_SLOTS].into_boxed_slice().try_into().unwrap());
-}
-
 /// Reads the little-endian `u32` at `buf[at..at + 4]` without a bounds check.
 ///
 /// # Safety
@@ -45,30 +34,45 @@ unsafe fn read_u32_unchecked(buf: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(unsafe { buf.as_ptr().add(at).cast::<[u8; 4]>().read() })
 }
 
+/// Reads the little-endian `u32` at `buf[at..at + 4]`.
 #[inline(always)]
 fn read_u32(buf: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(buf[at..at + 4].try_into().unwrap())
 }
 
+/// Reads the little-endian `u64` at `buf[at..at + 8]`.
+#[inline(always)]
+fn read_u64(buf: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(buf[at..at + 8].try_into().unwrap())
+}
+
+/// Reads the little-endian `u128` at `buf[at..at + 16]`.
 #[inline(always)]
 fn read_u128(buf: &[u8], at: usize) -> u128 {
     u128::from_le_bytes(buf[at..at + 16].try_into().unwrap())
 }
 
-/// Slot of the 4-byte sequence `seq` in a table of `1 << log` slots.
+/// Slot of the 4-byte sequence `seq` in a table of `1 << LOG` slots.
 #[inline(always)]
-fn hash(seq: u32, log: u32) -> usize {
-    (seq.wrapping_mul(HASH_MULTIPLIER) >> (32 - log)) as usize & (TABLE_SLOTS - 1)
+fn hash<const LOG: u32>(seq: u32) -> usize {
+    (seq.wrapping_mul(HASH_MULTIPLIER) >> (32 - LOG)) as usize
 }
 
 /// Extends a match whose bytes before `ip` are known to agree with those `ip - reference`
-/// back. Returns one past the first position `p >= ip` where `buf[p] != buf[p - distance]`,
+/// bytes back (`reference < ip`). Returns one past the first position `p >= ip` where `buf[p] != buf[p - distance]`,
 /// or `bound` if there is none before it.
 #[inline(always)]
 fn match_end(buf: &[u8], ip: usize, reference: usize, bound: usize) -> usize {
     let len = bound.saturating_sub(ip);
     let ahead = &buf[ip..ip + len];
     let behind = &buf[reference..reference + len];
+    // Most matches are short: try one word first.
+    if len >= 8 {
+        let diff = read_u64(ahead, 0) ^ read_u64(behind, 0);
+        if diff != 0 {
+            return ip + (diff.trailing_zeros() / 8) as usize + 1;
+        }
+    }
     let mut i = 0;
     while i + 32 <= len {
         let low = read_u128(ahead, i) ^ read_u128(behind, i);
@@ -101,7 +105,7 @@ fn match_end(buf: &[u8], ip: usize, reference: usize, bound: usize) -> usize {
 
 /// Estimates the compression ratio of `probe` by running a cheap version of the encoder that
 /// only counts output bytes, with `table` (all zeros) as its hash table.
-fn probe_ratio<const LOG: u32>(probe: &[u8], table: &mut [u32; TABLE_SLOTS]) -> f64 {
+fn probe_ratio<const LOG: u32, const SLOTS: usize>(probe: &[u8], table: &mut [u32; SLOTS]) -> f64 {
     let bound = probe.len().saturating_sub(1);
     let limit = probe.len().saturating_sub(12);
     let mut ip = 0usize;
@@ -109,13 +113,18 @@ fn probe_ratio<const LOG: u32>(probe: &[u8], table: &mut [u32; TABLE_SLOTS]) -> 
     let mut copy = 4usize;
     while ip < limit {
         let anchor = ip;
-        let seq = read_u32(probe, ip);
-        let slot = hash(seq, LOG);
+        // SAFETY: `ip < limit = probe.len() - 12`.
+        let seq = unsafe { read_u32_unchecked(probe, ip) };
+        let slot = hash::<LOG>(seq) & (SLOTS - 1);
         let reference = table[slot] as usize;
         table[slot] = anchor as u32;
-        let distance = anchor - reference;
+        // Biased distance, as in the main pass.
+        let distance = anchor.wrapping_sub(reference).wrapping_sub(1);
         let mut len = 0;
-        if distance != 0 && read_u32(probe, reference) == seq {
+        // SAFETY (second read): only reached when `reference < anchor < probe.len() - 12`.
+        if distance < FAR_DISTANCE_LIMIT - 1
+            && unsafe { read_u32_unchecked(probe, reference) } == seq
+        {
             ip = match_end(probe, anchor + 4, reference + 4, bound) - MATCH_SHIFT;
             len = ip - anchor;
         }
@@ -136,8 +145,8 @@ fn probe_ratio<const LOG: u32>(probe: &[u8], table: &mut [u32; TABLE_SLOTS]) -> 
         if len >= 7 {
             out += (len - 7) / 255 + 1;
         }
-        out += if distance - 1 < MAX_DISTANCE { 2 } else { 4 };
-        table[hash(read_u32(probe, ip), LOG)] = ip as u32;
+        out += if distance < MAX_DISTANCE { 2 } else { 4 };
+        table[hash::<LOG>(read_u32(probe, ip)) & (SLOTS - 1)] = ip as u32;
         ip += 2;
         out += 1;
     }
@@ -151,11 +160,13 @@ struct Output<'a> {
 }
 
 impl Output<'_> {
+    /// `Some` when `n` more bytes fit.
     #[inline(always)]
     fn has_room(&self, n: usize) -> Option<()> {
         (self.pos + n <= self.dst.len()).then_some(())
     }
 
+    /// Appends a byte; the caller has checked the room.
     #[inline(always)]
     fn push(&mut self, byte: u8) {
         self.dst[self.pos] = byte;
@@ -238,6 +249,7 @@ pub(super) fn compress(clevel: i32, src: &[u8], dst: &mut [u8]) -> usize {
     encode(clevel.clamp(1, 9) as usize, src, dst).unwrap_or(0)
 }
 
+/// [`compress`] with `clevel` in 1..=9; `None` when giving up.
 fn encode(clevel: usize, src: &[u8], dst: &mut [u8]) -> Option<usize> {
     let length = src.len();
     if length < MIN_INPUT || dst.len() < MIN_OUTPUT || length > i32::MAX as usize {
@@ -252,34 +264,33 @@ fn encode(clevel: usize, src: &[u8], dst: &mut [u8]) -> Option<usize> {
     };
     let min_ratio = MIN_PROBE_RATIO[clevel];
     let probe = &src[length - probe_len..];
-    TABLE.with(|table| {
-        let table = &mut *table.borrow_mut();
-        match clevel {
-            1 => encode_with::<{ HASH_LOG - 2 }, false>(src, probe, min_ratio, dst, table),
-            2 => encode_with::<{ HASH_LOG - 1 }, false>(src, probe, min_ratio, dst, table),
-            9 => encode_with::<HASH_LOG, true>(src, probe, min_ratio, dst, table),
-            _ => encode_with::<HASH_LOG, false>(src, probe, min_ratio, dst, table),
-        }
-    })
+    match clevel {
+        1 => encode_with::<{ HASH_LOG - 2 }, { 1 << (HASH_LOG - 2) }, false>(
+            src, probe, min_ratio, dst,
+        ),
+        2 => encode_with::<{ HASH_LOG - 1 }, { 1 << (HASH_LOG - 1) }, false>(
+            src, probe, min_ratio, dst,
+        ),
+        9 => encode_with::<HASH_LOG, { 1 << HASH_LOG }, true>(src, probe, min_ratio, dst),
+        _ => encode_with::<HASH_LOG, { 1 << HASH_LOG }, false>(src, probe, min_ratio, dst),
+    }
 }
 
-/// Probes then encodes with a hash table of `1 << LOG` slots; `DOUBLE_INSERT` also hashes the
-/// position after each match's end.
-fn encode_with<const LOG: u32, const DOUBLE_INSERT: bool>(
+/// Probes then encodes with a hash table of `SLOTS = 1 << LOG` slots; `DOUBLE_INSERT` also
+/// hashes the position after each match's end.
+fn encode_with<const LOG: u32, const SLOTS: usize, const DOUBLE_INSERT: bool>(
     src: &[u8],
     probe: &[u8],
     min_ratio: f64,
     dst: &mut [u8],
-    table: &mut [u32; TABLE_SLOTS],
 ) -> Option<usize> {
     let length = src.len();
-    let slots = 1 << LOG;
-    table[..slots].fill(0);
+    let mut table = [0u32; SLOTS];
     // The probe never looks at more bytes than the hash table has slots.
-    if probe_ratio::<LOG>(&probe[..probe.len().min(slots)], table) < min_ratio {
+    if probe_ratio::<LOG, SLOTS>(&probe[..probe.len().min(SLOTS)], &mut table) < min_ratio {
         return None;
     }
-    table[..slots].fill(0);
+    table.fill(0);
     let bound = length - 1;
     let limit = length - 12;
     let mut out = Output { dst, pos: 0 };
@@ -295,7 +306,7 @@ fn encode_with<const LOG: u32, const DOUBLE_INSERT: bool>(
         // SAFETY: `ip < limit = length - 12`. (The two reads of this loop are its hot spot,
         // and bounds checks there slow the whole encoder down by 10-20%.)
         let seq = unsafe { read_u32_unchecked(src, ip) };
-        let slot = hash(seq, LOG);
+        let slot = hash::<LOG>(seq) & (SLOTS - 1);
         let reference = table[slot] as usize;
         table[slot] = anchor as u32;
         // Biased distance; wraps around (and is rejected) unless `reference < anchor`.
@@ -320,9 +331,9 @@ fn encode_with<const LOG: u32, const DOUBLE_INSERT: bool>(
         copy = 0;
         out.matched(len, distance)?;
         let seq = read_u32(src, ip);
-        table[hash(seq, LOG)] = ip as u32;
+        table[hash::<LOG>(seq) & (SLOTS - 1)] = ip as u32;
         if DOUBLE_INSERT {
-            table[hash(seq >> 8, LOG)] = (ip + 1) as u32;
+            table[hash::<LOG>(seq >> 8) & (SLOTS - 1)] = (ip + 1) as u32;
         }
         ip += 2;
         out.has_room(1)?;
