@@ -9,39 +9,17 @@ use std::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+mod narrow;
+mod ops;
+mod wide;
+
+pub(crate) use ops::{load, load_lanes, rounds, store, store_lanes};
+
 /// Elements handled by one step.
 const STEP: usize = 32;
 
-/// One perfect-shuffle round: register `2i` receives the interleaved low halves, `2i + 1` the
-/// interleaved high halves, of registers `i` and `i + R/2` (bytewise, per 128-bit lane).
-///
-/// Seen as one index `register * 16 + byte` per lane, a round rotates the index bits left by
-/// one; `k` rounds over `R = 2^a` registers therefore transpose a `2^k x 2^(a+4-k)` matrix.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn round<const R: usize>(x: [__m256i; R]) -> [__m256i; R] {
-    let half = R / 2;
-    let mut y = x;
-    for i in 0..half {
-        y[2 * i] = _mm256_unpacklo_epi8(x[i], x[i + half]);
-        y[2 * i + 1] = _mm256_unpackhi_epi8(x[i], x[i + half]);
-    }
-    y
-}
-
-/// `count` successive [`round`]s.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn rounds<const R: usize>(mut x: [__m256i; R], count: u32) -> [__m256i; R] {
-    for _ in 0..count {
-        x = round(x);
-    }
-    x
-}
-
-/// Writes `dst[j * stride + i] = src[i * typesize + j]` for the largest multiple of 32
-/// elements not above `count`, when `typesize` is 2, 4, 8, 16 or above 16; returns how many
-/// elements were handled (0 for other typesizes).
+/// Writes `dst[j * stride + i] = src[i * typesize + j]` for the elements from 0 on, in steps
+/// of 32; returns how many elements were handled (a multiple of 32 not above `count`).
 ///
 /// # Panics
 /// If `count > stride`, `count * typesize > src.len()` or
@@ -66,15 +44,16 @@ pub(crate) fn shuffle_rows(
         8 => shuffle_pow2::<8>(src, dst, stride, steps),
         16 => shuffle_pow2::<16>(src, dst, stride, steps),
         wide if wide > 16 => {
-            shuffle_wide(wide, src, dst, stride, steps);
+            wide::shuffle_wide(wide, src, dst, stride, steps);
             steps * STEP
         }
-        _ => 0,
+        narrow => narrow::shuffle_narrow(narrow, src, dst, stride, count),
     }
 }
 
-/// Writes `dst[i * typesize + j] = src[j * stride + i]`; the inverse of [`shuffle_rows`] with
-/// the same coverage and return value.
+/// Writes `dst[i * typesize + j] = src[j * stride + i]` for the elements from 0 on, in steps
+/// of 32; returns how many elements were handled (a multiple of 32 not above `count`).
+/// The inverse of [`shuffle_rows`].
 ///
 /// # Panics
 /// If `count > stride`, `count * typesize > dst.len()` or
@@ -98,68 +77,16 @@ pub(crate) fn unshuffle_rows(
         4 => unshuffle_pow2::<4>(src, dst, stride, steps),
         8 => unshuffle_pow2::<8>(src, dst, stride, steps),
         16 => unshuffle_pow2::<16>(src, dst, stride, steps),
-        wide if wide > 16 => {
-            unshuffle_wide(wide, src, dst, stride, steps);
+        12 => {
+            narrow::unshuffle12(src, dst, stride, steps);
             steps * STEP
         }
-        _ => 0,
+        wide if wide > 16 => {
+            wide::unshuffle_wide(wide, src, dst, stride, steps);
+            steps * STEP
+        }
+        narrow => narrow::unshuffle_narrow(narrow, src, dst, stride, count),
     }
-}
-
-/// Loads bytes `lo..lo+16` into the low lane and `hi..hi+16` into the high lane.
-///
-/// # Safety
-/// Both ranges must lie inside `src`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn load_lanes(src: &[u8], lo: usize, hi: usize) -> __m256i {
-    debug_assert!(lo + 16 <= src.len() && hi + 16 <= src.len());
-    // SAFETY: the caller guarantees both 16-byte ranges are in bounds; loadu2 does two
-    // unaligned loads.
-    unsafe { _mm256_loadu2_m128i(src.as_ptr().add(hi).cast(), src.as_ptr().add(lo).cast()) }
-}
-
-/// Stores the low lane at bytes `lo..lo+16` and the high lane at `hi..hi+16`.
-///
-/// # Safety
-/// Both ranges must lie inside `dst`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn store_lanes(dst: &mut [u8], lo: usize, hi: usize, v: __m256i) {
-    debug_assert!(lo + 16 <= dst.len() && hi + 16 <= dst.len());
-    // SAFETY: the caller guarantees both 16-byte ranges are in bounds; storeu2 does two
-    // unaligned stores.
-    unsafe {
-        _mm256_storeu2_m128i(
-            dst.as_mut_ptr().add(hi).cast(),
-            dst.as_mut_ptr().add(lo).cast(),
-            v,
-        )
-    }
-}
-
-/// Loads the 32 bytes at `at`.
-///
-/// # Safety
-/// `at + 32 <= src.len()`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn load(src: &[u8], at: usize) -> __m256i {
-    debug_assert!(at + 32 <= src.len());
-    // SAFETY: the caller guarantees the 32 bytes are in bounds; the load is unaligned.
-    unsafe { _mm256_loadu_si256(src.as_ptr().add(at).cast()) }
-}
-
-/// Stores 32 bytes at `at`.
-///
-/// # Safety
-/// `at + 32 <= dst.len()`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn store(dst: &mut [u8], at: usize, v: __m256i) {
-    debug_assert!(at + 32 <= dst.len());
-    // SAFETY: the caller guarantees the 32 bytes are in bounds; the store is unaligned.
-    unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(at).cast(), v) }
 }
 
 /// Shuffles elements of `T` bytes (`T` a power of two up to 16) from element 0 on, in steps
@@ -275,52 +202,4 @@ fn unshuffle_pow2<const T: usize>(
 /// The first index below 64 at which `addr + index * size` is a multiple of 64, if any.
 fn aligned_start(addr: usize, size: usize) -> Option<usize> {
     (0..64).find(|index| (addr + index * size) % 64 == 0)
-}
-
-/// The first byte of each 16-byte column group of a wide element; the last group is moved
-/// back to end at the element's end, overlapping the previous one.
-fn column_groups(typesize: usize) -> impl Iterator<Item = usize> {
-    (0..typesize.div_ceil(16)).map(move |g| (16 * g).min(typesize - 16))
-}
-
-/// Shuffles `steps * 32` elements of more than 16 bytes, 16 bytes of each at a time.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn shuffle_wide(typesize: usize, src: &[u8], dst: &mut [u8], stride: usize, steps: usize) {
-    for i in (0..steps * STEP).step_by(STEP) {
-        for col in column_groups(typesize) {
-            let mut x = [_mm256_setzero_si256(); 16];
-            for (m, reg) in x.iter_mut().enumerate() {
-                let lo = (i + m) * typesize + col;
-                // SAFETY: col + 16 <= typesize, so both halves lie below
-                // (i + 32) * typesize <= count * typesize <= src.len().
-                *reg = unsafe { load_lanes(src, lo, lo + 16 * typesize) };
-            }
-            for (k, plane) in rounds(x, 4).into_iter().enumerate() {
-                // SAFETY: (col + k) * stride + i + 32 <= (typesize - 1) * stride + count.
-                unsafe { store(dst, (col + k) * stride + i, plane) };
-            }
-        }
-    }
-}
-
-/// Unshuffles `steps * 32` elements of more than 16 bytes, 16 bytes of each at a time.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn unshuffle_wide(typesize: usize, src: &[u8], dst: &mut [u8], stride: usize, steps: usize) {
-    for i in (0..steps * STEP).step_by(STEP) {
-        for col in column_groups(typesize) {
-            let mut x = [_mm256_setzero_si256(); 16];
-            for (k, reg) in x.iter_mut().enumerate() {
-                // SAFETY: (col + k) * stride + i + 32 <= (typesize - 1) * stride + count.
-                *reg = unsafe { load(src, (col + k) * stride + i) };
-            }
-            for (m, elems) in rounds(x, 4).into_iter().enumerate() {
-                let lo = (i + m) * typesize + col;
-                // SAFETY: col + 16 <= typesize, so both halves lie below
-                // (i + 32) * typesize <= count * typesize <= dst.len().
-                unsafe { store_lanes(dst, lo, lo + 16 * typesize, elems) };
-            }
-        }
-    }
 }

@@ -59,9 +59,8 @@ pub(crate) unsafe fn store(dst: &mut [u8], at: usize, v: __m128i) {
     unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(at).cast(), v) }
 }
 
-/// Writes `dst[j * stride + i] = src[i * typesize + j]` for the largest multiple of 16
-/// elements not above `count`, when `typesize` is 2, 4, 8, 16 or above 16; returns how many
-/// elements were handled (0 for other typesizes).
+/// Writes `dst[j * stride + i] = src[i * typesize + j]` for the elements from 0 on, in steps
+/// of 16; returns how many elements were handled (a multiple of 16 not above `count`).
 ///
 /// # Panics
 /// If `count > stride`, `count * typesize > src.len()` or
@@ -86,13 +85,14 @@ pub(crate) fn shuffle_rows(
         8 => shuffle_pow2::<8>(src, dst, stride, steps),
         16 => shuffle_pow2::<16>(src, dst, stride, steps),
         wide if wide > 16 => shuffle_wide(wide, src, dst, stride, steps),
-        _ => return 0,
+        narrow => return shuffle_narrow(narrow, src, dst, stride, count),
     }
     steps * STEP
 }
 
-/// Writes `dst[i * typesize + j] = src[j * stride + i]`; the inverse of [`shuffle_rows`] with
-/// the same coverage and return value.
+/// Writes `dst[i * typesize + j] = src[j * stride + i]` for the elements from 0 on, in steps
+/// of 16; returns how many elements were handled (a multiple of 16 not above `count`).
+/// The inverse of [`shuffle_rows`].
 ///
 /// # Panics
 /// If `count > stride`, `count * typesize > dst.len()` or
@@ -117,7 +117,7 @@ pub(crate) fn unshuffle_rows(
         8 => unshuffle_pow2::<8>(src, dst, stride, steps),
         16 => unshuffle_pow2::<16>(src, dst, stride, steps),
         wide if wide > 16 => unshuffle_wide(wide, src, dst, stride, steps),
-        _ => return 0,
+        narrow => return unshuffle_narrow(narrow, src, dst, stride, count),
     }
     steps * STEP
 }
@@ -200,4 +200,63 @@ fn unshuffle_wide(typesize: usize, src: &[u8], dst: &mut [u8], stride: usize, st
             }
         }
     }
+}
+
+/// Shuffles elements of 3 to 15 bytes (other than 4 and 8) in steps of 16, reading a 16-byte
+/// window from the start of each element; returns how many elements were handled.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn shuffle_narrow(
+    typesize: usize,
+    src: &[u8],
+    dst: &mut [u8],
+    stride: usize,
+    count: usize,
+) -> usize {
+    let mut i = 0;
+    while i + STEP <= count && (i + STEP - 1) * typesize + 16 <= src.len() {
+        let mut x = [_mm_setzero_si128(); 16];
+        for (m, reg) in x.iter_mut().enumerate() {
+            // SAFETY: the furthest window ends at (i + 15) * typesize + 16 <= src.len().
+            *reg = unsafe { load(src, (i + m) * typesize) };
+        }
+        for (k, plane) in rounds(x, 4).into_iter().take(typesize).enumerate() {
+            // SAFETY: k * stride + i + 16 <= (typesize - 1) * stride + count <= dst.len().
+            unsafe { store(dst, k * stride + i, plane) };
+        }
+        i += STEP;
+    }
+    i
+}
+
+/// Unshuffles elements of 3 to 15 bytes (other than 4 and 8) in steps of 16; returns how many
+/// elements were handled.
+///
+/// Each element is written as a 16-byte window whose tail is rewritten by the elements that
+/// follow, so windows are stored in element order and the last one of a step spills
+/// `16 - typesize` bytes into the next element (rewritten by the next step or by the caller's
+/// scalar tail).
+#[inline]
+#[target_feature(enable = "sse2")]
+fn unshuffle_narrow(
+    typesize: usize,
+    src: &[u8],
+    dst: &mut [u8],
+    stride: usize,
+    count: usize,
+) -> usize {
+    let mut i = 0;
+    while i + STEP <= count && (i + STEP - 1) * typesize + 16 <= dst.len() {
+        let mut x = [_mm_setzero_si128(); 16];
+        for (k, reg) in x.iter_mut().enumerate().take(typesize) {
+            // SAFETY: k * stride + i + 16 <= (typesize - 1) * stride + count <= src.len().
+            *reg = unsafe { load(src, k * stride + i) };
+        }
+        for (m, elem) in rounds(x, 4).into_iter().enumerate() {
+            // SAFETY: (i + m) * typesize + 16 <= (i + 15) * typesize + 16 <= dst.len().
+            unsafe { store(dst, (i + m) * typesize, elem) };
+        }
+        i += STEP;
+    }
+    i
 }

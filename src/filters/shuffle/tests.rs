@@ -142,7 +142,7 @@ fn matches_reference_library_for_typesize_256() {
 #[test]
 fn every_isa_handles_every_buffer_alignment() {
     for isa in cpu::available() {
-        for typesize in [2, 4, 8, 16, 24] {
+        for typesize in [2, 3, 4, 8, 12, 16, 24, 32, 40] {
             let len = 300 * typesize + 1;
             let src = random_bytes(len, typesize as u64);
             let expected = naive_shuffle(typesize, &src);
