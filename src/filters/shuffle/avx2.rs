@@ -43,10 +43,7 @@ pub(crate) fn shuffle_rows(
         4 => shuffle_pow2::<4>(src, dst, stride, steps),
         8 => shuffle_pow2::<8>(src, dst, stride, steps),
         16 => shuffle_pow2::<16>(src, dst, stride, steps),
-        wide if wide > 16 => {
-            wide::shuffle_wide(wide, src, dst, stride, steps);
-            steps * STEP
-        }
+        wide if wide > 16 => wide::shuffle_wide(wide, src, dst, stride, steps),
         narrow => narrow::shuffle_narrow(narrow, src, dst, stride, count),
     }
 }
@@ -200,6 +197,6 @@ fn unshuffle_pow2<const T: usize>(
 }
 
 /// The first index below 64 at which `addr + index * size` is a multiple of 64, if any.
-fn aligned_start(addr: usize, size: usize) -> Option<usize> {
+pub(super) fn aligned_start(addr: usize, size: usize) -> Option<usize> {
     (0..64).find(|index| (addr + index * size) % 64 == 0)
 }

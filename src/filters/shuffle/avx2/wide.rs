@@ -15,7 +15,11 @@ fn column_groups(typesize: usize) -> impl Iterator<Item = usize> {
     (0..typesize.div_ceil(16)).map(move |g| (16 * g).min(typesize - 16))
 }
 
-/// Shuffles `steps * 32` elements of more than 16 bytes, 16 bytes of each at a time.
+/// Shuffles elements of more than 16 bytes, 16 bytes of each at a time, in steps of 32 and
+/// 64 from element 0 on; returns how many elements (at most `steps * 32`) were handled.
+///
+/// For multiples of 16 bytes, as for the power-of-two kernels, plane stores go 64 bytes at a
+/// time from a 64-byte boundary of plane 0 whenever the data is long enough.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn shuffle_wide(
@@ -24,22 +28,58 @@ pub(super) fn shuffle_wide(
     dst: &mut [u8],
     stride: usize,
     steps: usize,
-) {
-    for i in (0..steps * STEP).step_by(STEP) {
+) -> usize {
+    let planes_at = |i: usize, col: usize| {
+        let mut x = [_mm256_setzero_si256(); 16];
+        for (m, reg) in x.iter_mut().enumerate() {
+            let lo = (i + m) * typesize + col;
+            // SAFETY: col + 16 <= typesize and every step lies below steps * 32 <= count, so
+            // both halves lie below (i + 32) * typesize <= count * typesize <= src.len().
+            *reg = unsafe { load_lanes(src, lo, lo + 16 * typesize) };
+        }
+        rounds(x, 4)
+    };
+    let single = |dst: &mut [u8], i: usize| {
         for col in column_groups(typesize) {
-            let mut x = [_mm256_setzero_si256(); 16];
-            for (m, reg) in x.iter_mut().enumerate() {
-                let lo = (i + m) * typesize + col;
-                // SAFETY: col + 16 <= typesize, so both halves lie below
-                // (i + 32) * typesize <= count * typesize <= src.len().
-                *reg = unsafe { load_lanes(src, lo, lo + 16 * typesize) };
-            }
-            for (k, plane) in rounds(x, 4).into_iter().enumerate() {
+            for (k, plane) in planes_at(i, col).into_iter().enumerate() {
                 // SAFETY: (col + k) * stride + i + 32 <= (typesize - 1) * stride + count.
                 unsafe { store(dst, (col + k) * stride + i, plane) };
             }
         }
+    };
+    let total = steps * STEP;
+    let mut i = 0;
+    // With overlapping column groups some planes are written twice per step; there plain
+    // 32-element steps are faster.
+    if typesize % 16 == 0 {
+        let head = super::aligned_start(dst.as_ptr() as usize, 1).unwrap_or(0);
+        if head != 0 && head + 2 * STEP <= total {
+            while i < head {
+                single(dst, i);
+                i += STEP;
+            }
+            i = head;
+        }
+        while i + 2 * STEP <= total {
+            for col in column_groups(typesize) {
+                let (first, second) = (planes_at(i, col), planes_at(i + STEP, col));
+                for k in 0..16 {
+                    let at = (col + k) * stride + i;
+                    // SAFETY: at + 64 <= (typesize - 1) * stride + count <= dst.len().
+                    unsafe {
+                        store(dst, at, first[k]);
+                        store(dst, at + STEP, second[k]);
+                    }
+                }
+            }
+            i += 2 * STEP;
+        }
     }
+    while i + STEP <= total {
+        single(dst, i);
+        i += STEP;
+    }
+    i
 }
 
 /// Unshuffles `steps * 32` elements of more than 16 bytes, 16 bytes of each at a time; two
