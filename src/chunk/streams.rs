@@ -175,6 +175,7 @@ pub(crate) fn decompress_stream(
 /// streams produced: less than `out.len()` when the streams do not cover the block (chunks
 /// made with a forced blocksize that is not a multiple of the typesize), whose tail is then
 /// zeroed like the reference leaves it undefined.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn decode_block(
     p: &DecParams,
     sc: &mut Scratch,
@@ -195,7 +196,7 @@ pub(crate) fn decode_block(
         sc.ensure_filters(bsize);
     }
     let typesize = p.filters.typesize;
-    let nstreams = if !p.dont_split && !leftover && p.dict.is_none() {
+    let nstreams = if !p.dont_split && !leftover {
         typesize
     } else {
         1
