@@ -43,10 +43,12 @@ pub struct Scratch {
     pub codecs: Codecs,
 }
 
-/// Grows `v` to at least `n` bytes; contents are scratch and carry no meaning.
+/// Grows `v` to at least `n` bytes; contents are scratch and carry no meaning. A fresh
+/// zeroed allocation is used (the allocator hands out untouched zero pages for large sizes)
+/// so that a hostile header announcing huge blocks costs no memory until data is written.
 pub(crate) fn ensure(v: &mut Vec<u8>, n: usize) {
     if v.len() < n {
-        v.resize(n, 0);
+        *v = vec![0u8; n];
     }
 }
 
