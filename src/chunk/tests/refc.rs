@@ -173,6 +173,43 @@ impl Reference {
         }
     }
 
+    /// `blosc2_compress` in the Blosc1-header mode (`BLOSC_BLOSC1_COMPAT` set for the call).
+    pub fn compress_global_blosc1(
+        &self,
+        g: &Global,
+        clevel: i32,
+        doshuffle: i32,
+        typesize: i32,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<usize, i32> {
+        let _l = self.guard();
+        std::env::set_var("BLOSC_BLOSC1_COMPAT", "1");
+        let name = CString::new(g.compname).expect("name");
+        // SAFETY: as in `compress_global`; the variable is only read by the reference's
+        // global compressor, which the guard serialises.
+        let r = unsafe {
+            (self.set_compressor)(name.as_ptr());
+            (self.set_splitmode)(g.splitmode);
+            (self.set_blocksize)(g.blocksize);
+            (self.set_delta)(c_int::from(g.delta));
+            let n = (self.compress)(
+                clevel,
+                doshuffle,
+                typesize,
+                src.as_ptr().cast(),
+                src.len() as i32,
+                dst.as_mut_ptr().cast(),
+                dst.len() as i32,
+            );
+            (self.set_blocksize)(0);
+            (self.set_delta)(0);
+            rc(n)
+        };
+        std::env::remove_var("BLOSC_BLOSC1_COMPAT");
+        r
+    }
+
     /// `blosc2_compress_ctx` with a fresh context made from `cp`.
     pub fn compress_ctx(&self, cp: &CParams, src: &[u8], dst: &mut [u8]) -> Result<usize, i32> {
         let raw = RawCParams {
