@@ -5,8 +5,20 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use crate::context::CParams;
 
-/// Where the reference `libblosc2.so.9` is unpacked.
-pub const PATH: &str = "/work/main/target/reference/blosc2/lib/libblosc2.so.9";
+/// Where the reference `libblosc2.so.9` is looked for: this checkout's `target/reference/`
+/// first, then the main worktree's.
+fn path() -> Option<String> {
+    [
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/target/reference/blosc2/lib/libblosc2.so.9"
+        ),
+        "/work/main/target/reference/blosc2/lib/libblosc2.so.9",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).exists())
+    .map(str::to_owned)
+}
 
 /// `blosc2_cparams` as laid out by the reference (x86-64).
 #[repr(C)]
@@ -82,11 +94,11 @@ fn sym<T: Copy>(handle: *mut c_void, name: &str) -> T {
 pub fn get() -> Option<&'static Reference> {
     static REF: OnceLock<Option<Reference>> = OnceLock::new();
     REF.get_or_init(|| {
-        if !std::path::Path::new(PATH).exists() {
-            eprintln!("SKIPPED: reference library {PATH} is absent");
+        let Some(found) = path() else {
+            eprintln!("SKIPPED: reference library libblosc2.so.9 is absent (target/reference)");
             return None;
-        }
-        let path = CString::new(PATH).expect("path");
+        };
+        let path = CString::new(found.clone()).expect("path");
         // SAFETY: plain dlopen of a shared library; RTLD_DEEPBIND keeps its internal calls
         // inside itself even if this process exports symbols of the same names.
         let h = unsafe {
@@ -95,7 +107,7 @@ pub fn get() -> Option<&'static Reference> {
                 libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND,
             )
         };
-        assert!(!h.is_null(), "dlopen of {PATH} failed");
+        assert!(!h.is_null(), "dlopen of {found} failed");
         let init: unsafe extern "C" fn() = sym(h, "blosc2_init");
         // SAFETY: idempotent library initialisation without arguments.
         unsafe { init() };
