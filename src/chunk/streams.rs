@@ -51,8 +51,8 @@ fn codec_compress(p: &EncParams, codecs: &mut Codecs, src: &[u8], dst: &mut [u8]
     let clevel = i32::from(p.clevel);
     Ok(match p.compcode {
         BLOSCLZ => blosclz::compress(clevel, src, dst),
-        LZ4 => lz4::compress(src, dst, 10 - clevel),
-        LZ4HC => lz4::compress_hc(src, dst, clevel),
+        LZ4 => codecs.lz4_state()?.compress(src, dst, 10 - clevel),
+        LZ4HC => codecs.lz4hc_state()?.compress(src, dst, clevel),
         ZLIB => zlib::compress(src, dst, clevel),
         ZSTD => codecs.zstd_cctx()?.compress(src, dst, zstd_level(p.clevel)),
         _ => return Err(Error::CodecSupport),
