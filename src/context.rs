@@ -164,7 +164,7 @@ impl Context {
         if n <= 1 {
             return Ok(None);
         }
-        if pool.as_ref().is_none_or(|p| p.len() != n) {
+        if !matches!(pool, Some(p) if p.len() == n) {
             *pool = Some(Pool::new(n)?);
         }
         Ok(pool.as_ref())

@@ -1,6 +1,7 @@
 //! Chunk decompression: header checks, dictionary, block starts, blocks (serial or parallel).
 
 use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -106,9 +107,7 @@ impl Prepared<'_> {
         let special = self.h.special();
         if special != NO_SPECIAL {
             let ts = usize::from(self.h.typesize);
-            let width = (self.h.cbytes.max(0) as usize)
-                .saturating_sub(self.hlen)
-                .max(ts);
+            let width = (self.h.cbytes.max(0) as usize).saturating_sub(self.hlen);
             let value = if special == SPECIAL_VALUE {
                 self.src
                     .get(self.hlen..self.hlen + width)
@@ -148,9 +147,6 @@ impl Prepared<'_> {
 /// Checks what the reference checks before decoding blocks and reads the dictionary.
 /// `Ok(None)` means an empty chunk (nothing to decode).
 pub(crate) fn prepare(h: Header, src: &[u8]) -> Result<Option<Prepared<'_>>> {
-    if h.nbytes < 0 {
-        return Err(Error::Data);
-    }
     let hlen = h.header_len();
     let special = h.special();
     if special > SPECIAL_UNINIT {
@@ -158,6 +154,15 @@ pub(crate) fn prepare(h: Header, src: &[u8]) -> Result<Option<Prepared<'_>>> {
     }
     if h.is_memcpyed() && i64::from(h.cbytes) != i64::from(h.nbytes) + hlen as i64 {
         return Err(Error::Data);
+    }
+    if h.nbytes < 0 {
+        // Negative sizes give no block (the reference decodes nothing) unless they amount
+        // to a negative block count.
+        return if special != NO_SPECIAL || h.nbytes / h.blocksize == 0 {
+            Ok(None)
+        } else {
+            Err(Error::InvalidHeader)
+        };
     }
     if h.nbytes == 0 && h.cbytes as usize == hlen && special == NO_SPECIAL {
         return Ok(None);
@@ -213,10 +218,11 @@ pub(crate) fn decompress(
     dst: &mut [u8],
 ) -> Result<usize> {
     let maskout = st.maskout.take();
-    let h = Header::parse(src)?;
+    let h = Header::parse_fields(src)?;
     if i64::from(h.nbytes) > dst.len() as i64 {
         return Err(Error::WriteBuffer);
     }
+    h.check_source(src.len())?;
     if h.is_vl() {
         return super::vlblocks::decompress_concat(&mut st.scratch, h, src, dst);
     }
@@ -287,16 +293,38 @@ fn decode_range(
             }
             Ok(total)
         }
-        Some(pool) => pool.install(|| {
-            out.par_chunks_mut(bs)
-                .enumerate()
-                .map(|(k, block)| {
-                    if skip(first + k) {
-                        return Ok(block.len());
-                    }
-                    c.decode(p, &mut pool.scratch(), first + k, block, dref)
-                })
-                .try_reduce(|| 0, |a, b| Ok(a + b))
-        }),
+        Some(pool) => {
+            // Report the error of the lowest failing block, as the serial path does.
+            let first_err: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+            let total: usize = pool.install(|| {
+                out.par_chunks_mut(bs)
+                    .enumerate()
+                    .map(|(k, block)| {
+                        let j = first + k;
+                        if skip(j) {
+                            return block.len();
+                        }
+                        match c.decode(p, &mut pool.scratch(), j, block, dref) {
+                            Ok(n) => n,
+                            Err(e) => {
+                                let mut g =
+                                    first_err.lock().unwrap_or_else(PoisonError::into_inner);
+                                if !matches!(*g, Some((i, _)) if i < j) {
+                                    *g = Some((j, e));
+                                }
+                                0
+                            }
+                        }
+                    })
+                    .sum()
+            });
+            match first_err
+                .into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+            {
+                Some((_, e)) => Err(e),
+                None => Ok(total),
+            }
+        }
     }
 }

@@ -78,8 +78,25 @@ pub struct Header {
 
 impl Header {
     /// Parses and validates the header at the start of `src` (`src.len()` is the source
-    /// size), following the reference's `read_chunk_header`.
+    /// size), following the reference's `read_chunk_header`, including `cbytes` not
+    /// exceeding the source size (not checked for lazy chunks).
     pub fn parse(src: &[u8]) -> Result<Header> {
+        let h = Header::parse_fields(src)?;
+        h.check_source(src.len())?;
+        Ok(h)
+    }
+
+    /// `cbytes` must not exceed the source size (except for lazy chunks).
+    pub fn check_source(&self, srcsize: usize) -> Result<()> {
+        if !self.is_lazy() && self.cbytes as usize > srcsize {
+            return Err(Error::InvalidHeader);
+        }
+        Ok(())
+    }
+
+    /// Like [`Header::parse`] but without comparing `cbytes` to the source size (the
+    /// reference checks the destination size in between).
+    pub fn parse_fields(src: &[u8]) -> Result<Header> {
         if src.len() < MIN_HEADER_LENGTH {
             return Err(Error::ReadBuffer);
         }
@@ -120,17 +137,24 @@ impl Header {
                 .copy_from_slice(&src[offsets::FILTERS_META..offsets::FILTERS_META + 6]);
             h.blosc2_flags2 = src[offsets::BLOSC2_FLAGS2];
             h.blosc2_flags = src[offsets::BLOSC2_FLAGS];
+            let special = h.special();
+            if h.is_vl() && (h.is_memcpyed() || special != NO_SPECIAL) {
+                return Err(Error::InvalidHeader);
+            }
             if h.version > VERSION_FORMAT && h.blosc2_flags2 & !VL_BLOCKS != 0 {
                 return Err(Error::VersionSupport);
             }
-            let special = h.special();
-            if special == SPECIAL_VALUE
-                && h.cbytes < EXTENDED_HEADER_LENGTH as i32 + i32::from(h.typesize)
-            {
-                return Err(Error::ReadBuffer);
-            }
-            if h.is_vl() && (h.is_memcpyed() || special != NO_SPECIAL) {
+            let typed = special == SPECIAL_NAN || special > SPECIAL_UNINIT;
+            if typed && h.nbytes % i32::from(h.typesize) != 0 {
                 return Err(Error::InvalidHeader);
+            }
+            if special == SPECIAL_VALUE {
+                // The repeated value fills the rest of the chunk: its width is what follows
+                // the header, and it must tile nbytes.
+                let width = h.cbytes - EXTENDED_HEADER_LENGTH as i32;
+                if width <= 0 || h.nbytes < 0 || h.nbytes % width != 0 {
+                    return Err(Error::InvalidHeader);
+                }
             }
             if h.version == 3 {
                 // The alpha format did not initialise the last filter slot.
@@ -140,11 +164,8 @@ impl Header {
         } else {
             h.filters = filters_from_flags(h.flags);
         }
-        if !h.is_lazy() && h.cbytes as usize > src.len() {
-            return Err(Error::InvalidHeader);
-        }
-        if !h.is_vl() && h.nbytes >= 0 && h.blocksize > h.nbytes {
-            h.blocksize = h.nbytes.max(1);
+        if !h.is_vl() && h.nbytes > 0 && h.blocksize > h.nbytes {
+            h.blocksize = h.nbytes;
         }
         Ok(h)
     }

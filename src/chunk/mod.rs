@@ -6,7 +6,7 @@ pub(crate) mod getitem;
 pub mod header;
 pub(crate) mod pipeline;
 pub mod scratch;
-pub(crate) mod special;
+pub mod special;
 pub(crate) mod streams;
 pub mod stune;
 pub mod vlblocks;

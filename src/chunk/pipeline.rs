@@ -115,7 +115,9 @@ pub(crate) fn backward(
     offset: usize,
 ) -> Result<()> {
     let n = out.len();
-    let (a, b) = (&mut a[..n], &mut b[..n]);
+    // Without a buffered stage only an in-place DELTA runs, which never touches `a`/`b`.
+    let m = if f.needs_backward_buffer() { n } else { 0 };
+    let (a, b) = (&mut a[..m], &mut b[..m]);
     let mut at = if f.needs_backward_buffer() {
         At::A
     } else {
@@ -164,6 +166,9 @@ pub(crate) fn backward(
                     bitshuffle::bitunshuffle(f.typesize, src, dst);
                 }
             }
+            // Ids below the registered range are unknown built-ins (the reference's generic
+            // failure); others are unregistered plugin or user filters.
+            id if id < 32 => return Err(Error::Failure),
             _ => return Err(Error::FilterPipeline),
         }
         at = next;

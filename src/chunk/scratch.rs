@@ -1,6 +1,6 @@
 //! Per-thread working memory: filter buffers and reusable codec contexts.
 
-use crate::codecs::zstd;
+use crate::codecs::{lz4, zstd};
 use crate::error::{Error, Result};
 
 /// Reusable codec contexts of one thread.
@@ -8,9 +8,27 @@ use crate::error::{Error, Result};
 pub struct Codecs {
     zc: Option<zstd::CCtx>,
     zd: Option<zstd::DCtx>,
+    lz4: Option<lz4::State>,
+    lz4hc: Option<lz4::StateHc>,
 }
 
 impl Codecs {
+    /// The LZ4 compression state, created on first use.
+    pub fn lz4_state(&mut self) -> Result<&mut lz4::State> {
+        if self.lz4.is_none() {
+            self.lz4 = Some(lz4::State::new().ok_or(Error::MemoryAlloc)?);
+        }
+        self.lz4.as_mut().ok_or(Error::MemoryAlloc)
+    }
+
+    /// The LZ4HC compression state, created on first use.
+    pub fn lz4hc_state(&mut self) -> Result<&mut lz4::StateHc> {
+        if self.lz4hc.is_none() {
+            self.lz4hc = Some(lz4::StateHc::new().ok_or(Error::MemoryAlloc)?);
+        }
+        self.lz4hc.as_mut().ok_or(Error::MemoryAlloc)
+    }
+
     /// The zstd compression context, created on first use.
     pub fn zstd_cctx(&mut self) -> Result<&mut zstd::CCtx> {
         if self.zc.is_none() {
@@ -43,10 +61,12 @@ pub struct Scratch {
     pub codecs: Codecs,
 }
 
-/// Grows `v` to at least `n` bytes; contents are scratch and carry no meaning.
+/// Grows `v` to at least `n` bytes; contents are scratch and carry no meaning. A fresh
+/// zeroed allocation is used (the allocator hands out untouched zero pages for large sizes)
+/// so that a hostile header announcing huge blocks costs no memory until data is written.
 pub(crate) fn ensure(v: &mut Vec<u8>, n: usize) {
     if v.len() < n {
-        v.resize(n, 0);
+        *v = vec![0u8; n];
     }
 }
 

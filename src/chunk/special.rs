@@ -1,7 +1,66 @@
 //! Chunks whose content is implied by the header: zeros, NaNs, a repeated value, uninit.
 
+use super::header::NewHeader;
+use super::stune::{compute_blocksize, BlocksizeInput};
 use crate::constants::*;
+use crate::context::CParams;
 use crate::error::{Error, Result};
+
+/// Writes a header-only chunk of `nbytes` bytes of the special kind `kind` (`SPECIAL_ZERO`,
+/// `SPECIAL_NAN`, `SPECIAL_VALUE` with `value` of `cparams.typesize` bytes following the
+/// header, or `SPECIAL_UNINIT`) into `dst`, like `blosc2_chunk_zeros` and friends; returns
+/// the chunk size (32, or 32 + typesize for a repeated value).
+pub fn build(
+    cparams: &CParams,
+    nbytes: i32,
+    kind: u8,
+    value: &[u8],
+    dst: &mut [u8],
+) -> Result<usize> {
+    if i64::from(nbytes) > MAX_BUFFERSIZE {
+        return Err(Error::MaxBufsizeExceeded);
+    }
+    if cparams.clevel > 9 {
+        return Err(Error::CodecParam);
+    }
+    let ts = cparams.typesize;
+    if ts <= 0 || ts > MAXTYPESIZE {
+        return Err(Error::InvalidParam);
+    }
+    let extra = if kind == SPECIAL_VALUE {
+        ts as usize
+    } else {
+        0
+    };
+    let len = EXTENDED_HEADER_LENGTH + extra;
+    if dst.len() < len || (nbytes > 0 && nbytes % ts != 0) || value.len() < extra {
+        return Err(Error::Data);
+    }
+    let blocksize = compute_blocksize(&BlocksizeInput {
+        nbytes,
+        typesize: ts,
+        clevel: cparams.clevel,
+        compcode: cparams.compcode,
+        splitmode: cparams.splitmode,
+        has_shuffle: cparams.filters.contains(&SHUFFLE),
+        forced: cparams.blocksize,
+    });
+    let header = NewHeader {
+        flags: DOSHUFFLE | DOBITSHUFFLE,
+        typesize: if ts > i32::from(u8::MAX) { 1 } else { ts as u8 },
+        nbytes,
+        blocksize,
+        filters: [0; 6],
+        compcode: 0,
+        compcode_meta: 0,
+        filters_meta: [0; 6],
+        blosc2_flags: kind << 4,
+    };
+    header.write(dst, true);
+    dst[12..16].copy_from_slice(&(len as i32).to_le_bytes());
+    dst[EXTENDED_HEADER_LENGTH..len].copy_from_slice(&value[..extra]);
+    Ok(len)
+}
 
 /// Fills `out` (a whole number of elements, starting at an element boundary) with the
 /// special value of kind `special`; `value` holds the repeated value for `SPECIAL_VALUE`.
@@ -43,6 +102,69 @@ fn fill_pattern(out: &mut [u8], pattern: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bytes BEHAVIOUR.md §5 and API.md §7 give for the reference.
+    #[test]
+    fn builds_measured_headers() {
+        let mut dst = [0u8; 400];
+        let cp = CParams::default();
+        assert_eq!(build(&cp, 8000, SPECIAL_ZERO, &[], &mut dst), Ok(32));
+        assert_eq!(
+            &dst[..16],
+            &[5, 1, 5, 8, 0x40, 0x1f, 0, 0, 0x40, 0x1f, 0, 0, 0x20, 0, 0, 0]
+        );
+        assert!(dst[16..31].iter().all(|&b| b == 0));
+        assert_eq!(dst[31], 0x10);
+        assert_eq!(
+            build(&cp, 8000, SPECIAL_VALUE, &3.25f64.to_le_bytes(), &mut dst),
+            Ok(40)
+        );
+        assert_eq!(&dst[12..16], &[0x28, 0, 0, 0]);
+        assert_eq!(dst[31], 0x30);
+        assert_eq!(&dst[32..40], &3.25f64.to_le_bytes());
+        assert_eq!(
+            build(&cp, 8001, SPECIAL_NAN, &[], &mut dst),
+            Err(Error::Data)
+        );
+        assert_eq!(
+            build(&cp, 800, SPECIAL_ZERO, &[], &mut dst[..31]),
+            Err(Error::Data)
+        );
+        assert_eq!(build(&cp, 0, SPECIAL_UNINIT, &[], &mut dst), Ok(32));
+        assert_eq!(&dst[8..12], &[1, 0, 0, 0]);
+        let zstd = CParams {
+            compcode: ZSTD,
+            ..cp
+        };
+        assert_eq!(build(&zstd, 800_000, SPECIAL_ZERO, &[], &mut dst), Ok(32));
+        assert_eq!(i32::from_le_bytes(dst[8..12].try_into().unwrap()), 524_288);
+        let forced = CParams {
+            blocksize: 1001,
+            typesize: 4,
+            ..cp
+        };
+        assert_eq!(build(&forced, 4000, SPECIAL_ZERO, &[], &mut dst), Ok(32));
+        assert_eq!(i32::from_le_bytes(dst[8..12].try_into().unwrap()), 1000);
+        let wide = CParams {
+            typesize: 300,
+            ..cp
+        };
+        assert_eq!(
+            build(&wide, 3000, SPECIAL_VALUE, &[7u8; 300], &mut dst),
+            Ok(332)
+        );
+        assert_eq!(dst[3], 1);
+        assert_eq!(
+            build(
+                &CParams { clevel: 10, ..cp },
+                8,
+                SPECIAL_ZERO,
+                &[],
+                &mut dst
+            ),
+            Err(Error::CodecParam)
+        );
+    }
 
     #[test]
     fn fills() {

@@ -51,8 +51,8 @@ fn codec_compress(p: &EncParams, codecs: &mut Codecs, src: &[u8], dst: &mut [u8]
     let clevel = i32::from(p.clevel);
     Ok(match p.compcode {
         BLOSCLZ => blosclz::compress(clevel, src, dst),
-        LZ4 => lz4::compress(src, dst, 10 - clevel),
-        LZ4HC => lz4::compress_hc(src, dst, clevel),
+        LZ4 => codecs.lz4_state()?.compress(src, dst, 10 - clevel),
+        LZ4HC => codecs.lz4hc_state()?.compress(src, dst, clevel),
         ZLIB => zlib::compress(src, dst, clevel),
         ZSTD => codecs.zstd_cctx()?.compress(src, dst, zstd_level(p.clevel)),
         _ => return Err(Error::CodecSupport),
@@ -175,6 +175,7 @@ pub(crate) fn decompress_stream(
 /// streams produced: less than `out.len()` when the streams do not cover the block (chunks
 /// made with a forced blocksize that is not a multiple of the typesize), whose tail is then
 /// zeroed like the reference leaves it undefined.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn decode_block(
     p: &DecParams,
     sc: &mut Scratch,
@@ -195,7 +196,7 @@ pub(crate) fn decode_block(
         sc.ensure_filters(bsize);
     }
     let typesize = p.filters.typesize;
-    let nstreams = if !p.dont_split && !leftover && p.dict.is_none() {
+    let nstreams = if !p.dont_split && !leftover {
         typesize
     } else {
         1

@@ -1,14 +1,179 @@
 //! Bit shuffle: groups the i-th bit of every element together.
+//!
+//! For `n = len / typesize` elements, only the first `m = n - n % 8` are transposed: bit `k`
+//! of byte `j` of element `i` moves to bit `i % 8` of byte `(8 * j + k) * m / 8 + i / 8`.
+//! The remaining bytes are copied unchanged.
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx2;
+mod scalar;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod sse2;
+#[cfg(test)]
+mod tests;
+
+use super::cpu::{self, Isa};
+use super::shuffle;
 
 /// Bit-shuffles `src` into `dst` (same length) for elements of `typesize` bytes. Only the
-/// largest multiple of 8 elements is transposed; the rest is copied unchanged.
+/// largest multiple of 8 elements is transposed; the rest is copied unchanged. A `typesize`
+/// of 0 copies.
+///
+/// # Panics
+/// If `src` and `dst` differ in length.
 pub fn bitshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
-    dst.copy_from_slice(src);
-    let _ = typesize;
+    bitshuffle_with(cpu::best(), typesize, src, dst);
 }
 
 /// Reverses [`bitshuffle`].
+///
+/// # Panics
+/// If `src` and `dst` differ in length.
 pub fn bitunshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
-    dst.copy_from_slice(src);
-    let _ = typesize;
+    bitunshuffle_with(cpu::best(), typesize, src, dst);
+}
+
+/// Reverses the bit shuffle of chunks in format version 2 (Blosc1 and early Blosc2), which
+/// left blocks whose element count is not a multiple of 8 entirely untransposed: such blocks
+/// are copied, others are handled as by [`bitunshuffle`].
+///
+/// # Panics
+/// If `src` and `dst` differ in length.
+pub fn bitunshuffle_v2(typesize: usize, src: &[u8], dst: &mut [u8]) {
+    if typesize != 0 && (src.len() / typesize) % 8 != 0 {
+        assert_eq!(
+            src.len(),
+            dst.len(),
+            "bitunshuffle: source and destination lengths differ"
+        );
+        dst.copy_from_slice(src);
+    } else {
+        bitunshuffle(typesize, src, dst);
+    }
+}
+
+/// The bytes of `len` that the bit shuffle transposes: whole elements, in a multiple of 8.
+fn transposed_bytes(typesize: usize, len: usize) -> usize {
+    match typesize {
+        0 => 0,
+        _ => {
+            let count = len / typesize;
+            (count - count % 8) * typesize
+        }
+    }
+}
+
+/// Elements whose byte planes are staged at once: about 16 KiB, in whole SIMD steps.
+fn chunk_elements(typesize: usize) -> usize {
+    ((16384 / typesize) & !255).max(256)
+}
+
+/// A 64-byte aligned scratch area of `len` bytes inside `buffer` (SIMD stores into it are
+/// faster when every plane starts on a cache line).
+fn staging(buffer: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    buffer.resize(len + 63, 0);
+    let skew = (64 - buffer.as_ptr() as usize % 64) % 64;
+    &mut buffer[skew..skew + len]
+}
+
+/// [`bitshuffle`] with the kernels of `isa`.
+pub(crate) fn bitshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [u8]) {
+    assert_eq!(
+        src.len(),
+        dst.len(),
+        "bitshuffle: source and destination lengths differ"
+    );
+    let whole = transposed_bytes(typesize, src.len());
+    dst[whole..].copy_from_slice(&src[whole..]);
+    if whole == 0 {
+        return;
+    }
+    let (src, dst) = (&src[..whole], &mut dst[..whole]);
+    let count = whole / typesize;
+    let row = count / 8;
+    if typesize == 1 {
+        plane_to_rows_with(isa, src, dst, row, 0);
+        return;
+    }
+    let chunk = chunk_elements(typesize).min(count);
+    let mut buffer = Vec::new();
+    let staging = staging(&mut buffer, chunk * typesize);
+    for first in (0..count).step_by(chunk) {
+        let elems = chunk.min(count - first);
+        let planes = &mut staging[..elems * typesize];
+        let source = &src[first * typesize..(first + elems) * typesize];
+        shuffle::shuffle_rows_with(isa, typesize, source, planes, elems, elems);
+        for (plane, rows) in planes
+            .chunks_exact(elems)
+            .zip(dst.chunks_exact_mut(8 * row))
+        {
+            plane_to_rows_with(isa, plane, rows, row, first / 8);
+        }
+    }
+}
+
+/// [`bitunshuffle`] with the kernels of `isa`.
+pub(crate) fn bitunshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [u8]) {
+    assert_eq!(
+        src.len(),
+        dst.len(),
+        "bitunshuffle: source and destination lengths differ"
+    );
+    let whole = transposed_bytes(typesize, src.len());
+    dst[whole..].copy_from_slice(&src[whole..]);
+    if whole == 0 {
+        return;
+    }
+    let (src, dst) = (&src[..whole], &mut dst[..whole]);
+    let count = whole / typesize;
+    let row = count / 8;
+    if typesize == 1 {
+        rows_to_plane_with(isa, src, row, 0, dst);
+        return;
+    }
+    let chunk = chunk_elements(typesize).min(count);
+    let mut buffer = Vec::new();
+    let staging = staging(&mut buffer, chunk * typesize);
+    for first in (0..count).step_by(chunk) {
+        let elems = chunk.min(count - first);
+        let planes = &mut staging[..elems * typesize];
+        for (plane, rows) in planes
+            .chunks_exact_mut(elems)
+            .zip(src.chunks_exact(8 * row))
+        {
+            rows_to_plane_with(isa, rows, row, first / 8, plane);
+        }
+        let target = &mut dst[first * typesize..(first + elems) * typesize];
+        shuffle::unshuffle_rows_with(isa, typesize, planes, target, elems, elems);
+    }
+}
+
+/// Spreads the byte plane `plane` over the 8 bit rows of `rows` (each `row_stride` bytes),
+/// starting at byte `col` of each row, with the kernels of `isa`.
+fn plane_to_rows_with(isa: Isa, plane: &[u8], rows: &mut [u8], row_stride: usize, col: usize) {
+    let done = match isa {
+        Isa::Scalar => 0,
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
+        Isa::Sse2 => unsafe { sse2::plane_to_rows(plane, rows, row_stride, col) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
+        Isa::Avx2 => unsafe { avx2::plane_to_rows(plane, rows, row_stride, col) },
+    };
+    scalar::plane_to_rows(plane, rows, row_stride, col, done);
+}
+
+/// Rebuilds the byte plane `plane` from the 8 bit rows of `rows` (each `row_stride` bytes),
+/// starting at byte `col` of each row, with the kernels of `isa`.
+fn rows_to_plane_with(isa: Isa, rows: &[u8], row_stride: usize, col: usize, plane: &mut [u8]) {
+    let done = match isa {
+        Isa::Scalar => 0,
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
+        Isa::Sse2 => unsafe { sse2::rows_to_plane(rows, row_stride, col, plane) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
+        Isa::Avx2 => unsafe { avx2::rows_to_plane(rows, row_stride, col, plane) },
+    };
+    scalar::rows_to_plane(rows, row_stride, col, plane, done);
 }

@@ -1,6 +1,17 @@
 //! The built-in filters: byte shuffle, bit shuffle, delta and truncate-precision.
+//!
+//! Byte and bit shuffle pick the fastest kernel the CPU offers (AVX2, SSE2 or portable
+//! scalar code) once, at first use; every kernel produces the same bytes.
 
 pub mod bitshuffle;
+mod cpu;
 pub mod delta;
 pub mod shuffle;
 pub mod trunc_prec;
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod testutil;
+#[cfg(test)]
+mod timing;

@@ -5,8 +5,20 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use crate::context::CParams;
 
-/// Where the reference `libblosc2.so.9` is unpacked.
-pub const PATH: &str = "/work/main/target/reference/blosc2/lib/libblosc2.so.9";
+/// Where the reference `libblosc2.so.9` is looked for: this checkout's `target/reference/`
+/// first, then the main worktree's.
+fn path() -> Option<String> {
+    [
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/target/reference/blosc2/lib/libblosc2.so.9"
+        ),
+        "/work/main/target/reference/blosc2/lib/libblosc2.so.9",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).exists())
+    .map(str::to_owned)
+}
 
 /// `blosc2_cparams` as laid out by the reference (x86-64).
 #[repr(C)]
@@ -82,11 +94,11 @@ fn sym<T: Copy>(handle: *mut c_void, name: &str) -> T {
 pub fn get() -> Option<&'static Reference> {
     static REF: OnceLock<Option<Reference>> = OnceLock::new();
     REF.get_or_init(|| {
-        if !std::path::Path::new(PATH).exists() {
-            eprintln!("SKIPPED: reference library {PATH} is absent");
+        let Some(found) = path() else {
+            eprintln!("SKIPPED: reference library libblosc2.so.9 is absent (target/reference)");
             return None;
-        }
-        let path = CString::new(PATH).expect("path");
+        };
+        let path = CString::new(found.clone()).expect("path");
         // SAFETY: plain dlopen of a shared library; RTLD_DEEPBIND keeps its internal calls
         // inside itself even if this process exports symbols of the same names.
         let h = unsafe {
@@ -95,7 +107,7 @@ pub fn get() -> Option<&'static Reference> {
                 libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND,
             )
         };
-        assert!(!h.is_null(), "dlopen of {PATH} failed");
+        assert!(!h.is_null(), "dlopen of {found} failed");
         let init: unsafe extern "C" fn() = sym(h, "blosc2_init");
         // SAFETY: idempotent library initialisation without arguments.
         unsafe { init() };
@@ -171,6 +183,43 @@ impl Reference {
             (self.set_delta)(0);
             rc(n)
         }
+    }
+
+    /// `blosc2_compress` in the Blosc1-header mode (`BLOSC_BLOSC1_COMPAT` set for the call).
+    pub fn compress_global_blosc1(
+        &self,
+        g: &Global,
+        clevel: i32,
+        doshuffle: i32,
+        typesize: i32,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<usize, i32> {
+        let _l = self.guard();
+        std::env::set_var("BLOSC_BLOSC1_COMPAT", "1");
+        let name = CString::new(g.compname).expect("name");
+        // SAFETY: as in `compress_global`; the variable is only read by the reference's
+        // global compressor, which the guard serialises.
+        let r = unsafe {
+            (self.set_compressor)(name.as_ptr());
+            (self.set_splitmode)(g.splitmode);
+            (self.set_blocksize)(g.blocksize);
+            (self.set_delta)(c_int::from(g.delta));
+            let n = (self.compress)(
+                clevel,
+                doshuffle,
+                typesize,
+                src.as_ptr().cast(),
+                src.len() as i32,
+                dst.as_mut_ptr().cast(),
+                dst.len() as i32,
+            );
+            (self.set_blocksize)(0);
+            (self.set_delta)(0);
+            rc(n)
+        };
+        std::env::remove_var("BLOSC_BLOSC1_COMPAT");
+        r
     }
 
     /// `blosc2_compress_ctx` with a fresh context made from `cp`.

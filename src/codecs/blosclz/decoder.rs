@@ -4,6 +4,8 @@ use super::MAX_DISTANCE;
 
 /// Size of the over-long copies used while there is slack at the end of both buffers.
 const WIDE: usize = 32;
+/// Runs of one byte value from this length up are filled in one go.
+const LONG_RUN: usize = 64;
 
 /// Decompresses `src` into `dst`; see [`super::decompress`].
 ///
@@ -81,17 +83,21 @@ pub(super) fn decompress(src: &[u8], dst: &mut [u8]) -> Option<usize> {
 
 /// Copies `len` bytes to `dst[op..]` from `distance` bytes back, byte by byte in effect (the
 /// source may overlap the destination). Requires `1 <= distance <= op` and
-/// `op + len <= dst.len()`; may also overwrite bytes past `op + len`.
+/// `op + len <= dst.len()`; may also overwrite up to `WIDE` bytes past `op + len`.
 #[inline(always)]
 fn copy_match(dst: &mut [u8], op: usize, distance: usize, len: usize) {
     let from = op - distance;
     let end = op + len;
-    if distance >= 16 && end + 16 <= dst.len() {
-        let mut to = op;
+    if end + WIDE > dst.len() {
+        copy_match_exact(dst, op, distance, len);
+        return;
+    }
+    let mut to = op;
+    if distance >= 16 {
         let mut at = from;
         loop {
-            let (head, tail) = dst.split_at_mut(to);
-            tail[..16].copy_from_slice(&head[at..at + 16]);
+            let chunk: [u8; 16] = dst[at..at + 16].try_into().unwrap();
+            dst[to..to + 16].copy_from_slice(&chunk);
             to += 16;
             at += 16;
             if to >= end {
@@ -99,17 +105,40 @@ fn copy_match(dst: &mut [u8], op: usize, distance: usize, len: usize) {
             }
         }
     }
+    if distance == 1 && len >= LONG_RUN {
+        let byte = dst[from];
+        dst[op..end].fill(byte);
+        return;
+    }
+    // A short period: repeat a 16-byte pattern made of whole periods.
+    let mut pattern = [dst[from]; 16];
+    if distance > 1 {
+        pattern[..distance].copy_from_slice(&dst[from..op]);
+        for i in distance..16 {
+            pattern[i] = pattern[i - distance];
+        }
+    }
+    let step = 16 - 16 % distance;
+    loop {
+        dst[to..to + 16].copy_from_slice(&pattern);
+        to += step;
+        if to >= end {
+            return;
+        }
+    }
+}
+
+/// [`copy_match`] without writing past `op + len`.
+fn copy_match_exact(dst: &mut [u8], op: usize, distance: usize, len: usize) {
+    let from = op - distance;
+    let end = op + len;
     if distance == 1 {
         let byte = dst[from];
         dst[op..end].fill(byte);
         return;
     }
-    if distance >= len {
-        dst.copy_within(from..from + len, op);
-        return;
-    }
-    // Overlapping copy: the bytes from `from` onwards repeat with period `distance`, so each
-    // step may copy everything written so far, doubling the copied block.
+    // The bytes from `from` onwards repeat with period `distance`, so each step may copy
+    // everything written so far, doubling the copied block.
     let mut to = op;
     while to < end {
         let n = (to - from).min(end - to);

@@ -328,3 +328,26 @@ fn split_mode_does_not_change_the_reference_encoding() {
         assert_eq!(stream, stream_of(&always, src.len()), "{kind:?}");
     }
 }
+
+#[test]
+fn trailing_match_is_rejected_like_the_reference() {
+    let Some(reference) = reference_or_skip("trailing_match_is_rejected_like_the_reference") else {
+        return;
+    };
+    // 8200 literal bytes, then a far match (3 bytes from 8192 back) ending the stream.
+    let mut stream = Vec::new();
+    for chunk in 0..(8200 / 8) {
+        stream.push(7u8);
+        stream.extend((0..8).map(|i| (chunk * 8 + i) as u8));
+    }
+    stream.extend_from_slice(&[0x3F, 0xFF, 0x00, 0x00]);
+    for nbytes in [8200, 8203] {
+        let (code, _) = reference.decompress_chunk(&chunk_around(&stream, nbytes, false), nbytes);
+        assert!(
+            code < 0,
+            "reference accepted a stream ending with a match ({nbytes}): {code}"
+        );
+        let mut out = vec![0u8; nbytes];
+        assert_ne!(decompress(&stream, &mut out), Some(nbytes));
+    }
+}

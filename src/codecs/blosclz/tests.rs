@@ -157,6 +157,27 @@ fn round_trips_all_kinds_levels_and_sizes() {
 }
 
 #[test]
+fn every_short_length_round_trips() {
+    // Exercises the encoder's end-of-input limits (and its debug-checked unchecked reads).
+    for len in 0..600 {
+        for kind in [Kind::Mixed, Kind::Zeros, Kind::Text] {
+            let src = data(kind, len);
+            for clevel in [1, 5, 9] {
+                round_trip(clevel, &src);
+                let mut small = vec![0u8; len / 2];
+                let n = compress(clevel, &src, &mut small);
+                assert!(n <= small.len());
+                if n > 0 {
+                    let mut out = vec![0u8; len];
+                    assert_eq!(decompress(&small[..n], &mut out), Some(len));
+                    assert!(out == src);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn long_matches_and_far_distances_round_trip() {
     // A random block repeated at distances around and beyond the far-distance threshold.
     let mut rng = Rng::new(7);

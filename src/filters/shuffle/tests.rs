@@ -1,0 +1,166 @@
+use super::*;
+use crate::filters::cpu;
+use crate::filters::reference::{self, Op};
+use crate::filters::testutil::random_bytes;
+
+/// The definition, written independently of the kernels: byte `j` of element `i` goes to
+/// `j * n + i`, trailing bytes stay where they are.
+fn naive_shuffle(typesize: usize, src: &[u8]) -> Vec<u8> {
+    let mut out = src.to_vec();
+    let n = src.len() / typesize;
+    for i in 0..n {
+        for j in 0..typesize {
+            out[j * n + i] = src[i * typesize + j];
+        }
+    }
+    out
+}
+
+#[test]
+fn small_examples_follow_the_definition() {
+    let src: Vec<u8> = (0..7).collect();
+    let mut dst = vec![0; 7];
+    shuffle(2, &src, &mut dst);
+    assert_eq!(dst, [0, 2, 4, 1, 3, 5, 6]);
+    shuffle(3, &src, &mut dst);
+    assert_eq!(dst, [0, 3, 1, 4, 2, 5, 6]);
+    let mut back = vec![0; 7];
+    unshuffle(3, &dst, &mut back);
+    assert_eq!(back, src);
+    for typesize in [0, 1, 8] {
+        shuffle(typesize, &src, &mut dst);
+        assert_eq!(dst, src, "typesize {typesize} copies");
+    }
+}
+
+/// Typesizes and element counts that hit every kernel, their step boundaries and the
+/// scalar tails.
+fn kernel_cases() -> Vec<(usize, usize)> {
+    let counts = [0, 1, 7, 15, 16, 17, 31, 32, 33, 64, 95, 257, 1000];
+    let mut cases = Vec::new();
+    for typesize in (1..=40).chain([48, 63, 64, 65, 100, 255, 256, 300, 1031]) {
+        for count in counts {
+            cases.push((
+                typesize,
+                count * typesize + (count * 7 + typesize) % typesize,
+            ));
+        }
+    }
+    cases
+}
+
+#[test]
+fn every_isa_matches_the_definition() {
+    for isa in cpu::available() {
+        for (seed, (typesize, len)) in kernel_cases().into_iter().enumerate() {
+            let src = random_bytes(len, seed as u64);
+            let expected = naive_shuffle(typesize, &src);
+            let mut dst = vec![0; len];
+            shuffle_with(isa, typesize, &src, &mut dst);
+            assert_eq!(
+                dst, expected,
+                "{isa:?} shuffle typesize {typesize} len {len}"
+            );
+            let mut back = vec![0; len];
+            unshuffle_with(isa, typesize, &expected, &mut back);
+            assert_eq!(back, src, "{isa:?} unshuffle typesize {typesize} len {len}");
+        }
+    }
+}
+
+#[test]
+fn strided_rows_leave_the_gaps_alone() {
+    let (typesize, count, stride) = (4, 100, 130);
+    let src = random_bytes(count * typesize, 7);
+    for isa in cpu::available() {
+        let mut planes = vec![0xEEu8; typesize * stride];
+        shuffle_rows_with(isa, typesize, &src, &mut planes, stride, count);
+        for (j, plane) in planes.chunks(stride).enumerate() {
+            for i in 0..count {
+                assert_eq!(plane[i], src[i * typesize + j], "{isa:?}");
+            }
+            assert!(
+                plane[count..].iter().all(|&b| b == 0xEE),
+                "{isa:?} wrote a gap"
+            );
+        }
+        let mut back = vec![0; src.len()];
+        unshuffle_rows_with(isa, typesize, &planes, &mut back, stride, count);
+        assert_eq!(back, src, "{isa:?}");
+    }
+}
+
+#[test]
+fn matches_reference_library() {
+    let Some(reference) = reference::get("shuffle::matches_reference_library") else {
+        return;
+    };
+    let typesizes = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 32, 64, 255];
+    let sizes = [0, 1, 7, 8, 9, 63, 64, 100, 1000, 4096, 65536 + 13];
+    type Ours = fn(Isa, usize, &[u8], &mut [u8]);
+    let ops: [(Op, Ours); 2] = [(Op::Shuffle, shuffle_with), (Op::Unshuffle, unshuffle_with)];
+    for (seed, (typesize, size)) in typesizes
+        .iter()
+        .flat_map(|&t| sizes.iter().map(move |&s| (t, s)))
+        .enumerate()
+    {
+        let src = random_bytes(size, 1000 + seed as u64);
+        for (op, ours) in ops {
+            let (rc, expected) = reference.run(op, typesize, &src);
+            assert_eq!(
+                rc, size as i32,
+                "{op:?} typesize {typesize} size {size}: return code"
+            );
+            for isa in cpu::available() {
+                let mut dst = vec![0; size];
+                ours(isa, typesize, &src, &mut dst);
+                assert!(
+                    dst == expected,
+                    "{isa:?} {op:?} typesize {typesize} size {size}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn matches_reference_library_for_typesize_256() {
+    let Some(reference) = reference::get("shuffle::matches_reference_library_for_typesize_256")
+    else {
+        return;
+    };
+    let src = random_bytes(256 * 37 + 100, 5);
+    let (_, expected) = reference.run(Op::Shuffle, 256, &src);
+    let mut dst = vec![0; src.len()];
+    shuffle(256, &src, &mut dst);
+    assert!(dst == expected);
+    let (_, expected) = reference.run(Op::Unshuffle, 256, &src);
+    unshuffle(256, &src, &mut dst);
+    assert!(dst == expected);
+}
+
+#[test]
+fn every_isa_handles_every_buffer_alignment() {
+    for isa in cpu::available() {
+        for typesize in [2, 3, 4, 8, 12, 16, 24, 32, 40] {
+            let len = 300 * typesize + 1;
+            let src = random_bytes(len, typesize as u64);
+            let expected = naive_shuffle(typesize, &src);
+            let mut area = vec![0u8; len + 64];
+            for offset in 0..64 {
+                let dst = &mut area[offset..offset + len];
+                shuffle_with(isa, typesize, &src, dst);
+                assert!(
+                    *dst == expected[..],
+                    "{isa:?} shuffle typesize {typesize} +{offset}"
+                );
+                let mut back = vec![0u8; len + 64];
+                unshuffle_with(isa, typesize, dst, &mut back[offset..offset + len]);
+                assert!(
+                    back[offset..offset + len] == src[..],
+                    "{isa:?} unshuffle +{offset}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Run every test of blosc2-oxide. Needs only the Rust toolchain, a C compiler, python3 and
+# pip; installs cmake (pip) and cbindgen 0.29.4 (cargo) when missing and fetches the
+# reference c-blosc2 3.3.5 into target/reference/ (cached).
+#
+# Steps (each counted): cargo fmt --check, cargo clippy, cargo test, cargo build --release,
+# header drift check (tools/gen-headers.sh --check, when present), install + demo, the C
+# test suite against the reference and against ours (each CTest test counted), exports,
+# cross and swap tests (in the ours suite), and the shared corpus (../shared, when present).
+# The last line is "N passed, M failed"; the exit status is non-zero if anything failed.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+logs="$root/target/test-logs"
+mkdir -p "$logs"
+jobs=$(nproc 2> /dev/null || echo 2)
+
+passed=0
+failed=0
+summary=()
+
+record() { # record NAME STATUS [DETAIL]
+  if [ "$2" -eq 0 ]; then
+    passed=$((passed + 1))
+    summary+=("PASS  $1${3:+  ($3)}")
+  else
+    failed=$((failed + 1))
+    summary+=("FAIL  $1${3:+  ($3)}")
+  fi
+}
+
+# check NAME COMMAND...: run a command, log its output, count it as one check.
+check() {
+  local name=$1
+  shift
+  local log="$logs/$name.log"
+  local start=$SECONDS
+  echo "==> $name: $*"
+  "$@" > "$log" 2>&1
+  local status=$?
+  if [ $status -ne 0 ]; then
+    echo "    FAILED (status $status, $((SECONDS - start)) s); last lines of $log:"
+    tail -n 25 "$log" | sed 's/^/    | /'
+  else
+    echo "    ok ($((SECONDS - start)) s)"
+  fi
+  record "$name" $status
+  return $status
+}
+
+# --- tools ---------------------------------------------------------------------------
+echo "==> tools"
+if ! command -v cmake > /dev/null 2>&1; then
+  echo "    installing cmake with pip"
+  python3 -m pip install --quiet --disable-pip-version-check cmake > "$logs/pip-cmake.log" 2>&1 ||
+    python3 -m pip install --quiet --disable-pip-version-check --user cmake \
+      >> "$logs/pip-cmake.log" 2>&1 ||
+    python3 -m pip install --quiet --disable-pip-version-check --user \
+      --break-system-packages cmake >> "$logs/pip-cmake.log" 2>&1
+  export PATH="$HOME/.local/bin:$PATH"
+  hash -r
+fi
+if ! cbindgen --version 2> /dev/null | grep -q '0\.29\.4'; then
+  echo "    installing cbindgen 0.29.4 with cargo"
+  cargo install cbindgen --version 0.29.4 --locked > "$logs/cargo-install-cbindgen.log" 2>&1 ||
+    echo "    cbindgen installation failed (see $logs/cargo-install-cbindgen.log)"
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+echo "    cmake: $(cmake --version 2> /dev/null | head -n 1)"
+echo "    cbindgen: $(cbindgen --version 2> /dev/null)"
+
+# --- reference -------------------------------------------------------------------------
+refdir=""
+echo "==> fetch reference"
+if refdir=$(bash tools/fetch-reference.sh 2> "$logs/fetch-reference.log"); then
+  echo "    $refdir"
+  record fetch-reference 0
+else
+  cat "$logs/fetch-reference.log"
+  record fetch-reference 1
+  refdir=""
+fi
+
+# --- Rust ----------------------------------------------------------------------------
+check cargo-fmt cargo fmt --check
+check cargo-clippy cargo clippy --all-targets -- -D warnings
+check cargo-test cargo test
+check cargo-build-release cargo build --release
+if [ -f tools/gen-headers.sh ]; then
+  check header-drift bash tools/gen-headers.sh --check
+fi
+
+# Our library as a drop-in directory: libblosc2.so.9 + libblosc2.so.
+ourdir="$root/target/ours-lib"
+rm -rf "$ourdir"
+mkdir -p "$ourdir"
+if [ -f target/release/libblosc2.so ]; then
+  cp target/release/libblosc2.so "$ourdir/libblosc2.so.9"
+  ln -s libblosc2.so.9 "$ourdir/libblosc2.so"
+fi
+
+# Install into a scratch prefix and run the demo (also provides the CMake package).
+install_prefix="$root/target/install-test"
+rm -rf "$install_prefix"
+check install-demo env BLOSC2_SKIP_BUILD=1 bash tools/install.sh "$install_prefix"
+
+# --- C test suites ------------------------------------------------------------------
+# ctest_variant NAME CMAKE-ARGS...: configure, build and run one variant; every CTest test
+# counts. The build keeps going past errors, so a test whose program does not compile shows
+# up as a failed ("Not Run") test of its own.
+ctest_variant() {
+  local variant=$1
+  shift
+  local build="$root/target/ctest-$variant"
+  rm -rf "$build"
+  if ! check "ctest-$variant-configure" cmake -S ctest -B "$build" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"; then
+    return
+  fi
+  local keep_going=-k
+  if grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja' "$build/CMakeCache.txt" 2> /dev/null; then
+    keep_going="-k 0"
+  fi
+  # shellcheck disable=SC2086
+  check "ctest-$variant-build" cmake --build "$build" -j "$jobs" -- $keep_going
+  echo "==> ctest-$variant"
+  local log="$logs/ctest-$variant.log"
+  (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 900) > "$log" 2>&1
+  local line
+  while IFS= read -r line; do
+    # "  3/12 Test  #3: getitem ..........   Passed    1.23 sec"
+    local name status
+    name=$(sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .*/\1/' <<< "$line")
+    if grep -qE '\bPassed\b' <<< "$line"; then status=0; else status=1; fi
+    record "ctest-$variant/$name" $status
+    echo "    $line"
+  done < <(grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+:' "$log")
+  grep -E 'tests passed|tests failed' "$log" | sed 's/^/    /'
+  if grep -qE '^ *[0-9]+/[0-9]+ Test +#[0-9]+:.*(Failed|Timeout|Exception|Not Run)' "$log"; then
+    echo "    failures: see $log"
+  fi
+}
+
+if [ -n "$refdir" ]; then
+  refinc="$refdir/include"
+  reflib="$refdir/lib/libblosc2.so.9"
+  ctest_variant reference -DBLOSC2_VARIANT=reference -DBLOSC2_INCLUDE_DIR="$refinc" \
+    -DBLOSC2_LIBRARY="$reflib" -DBLOSC2_CMAKE_PACKAGE_DIR="$refdir/lib/cmake/blosc2"
+  ctest_variant ours -DBLOSC2_VARIANT=ours -DBLOSC2_INCLUDE_DIR="$root/include" \
+    -DBLOSC2_LIBRARY="$ourdir/libblosc2.so.9" -DBLOSC2_REFERENCE_INCLUDE_DIR="$refinc" \
+    -DBLOSC2_REFERENCE_LIBRARY="$reflib" -DBLOSC2_OURS_LIBRARY="$ourdir/libblosc2.so.9" \
+    -DBLOSC2_CMAKE_PACKAGE_DIR="$install_prefix/lib/cmake/Blosc2"
+else
+  record "ctest (no reference library)" 1
+fi
+
+# --- shared corpus ---------------------------------------------------------------------
+if [ -d "$root/../shared/corpus" ] && [ -f "$root/../shared/tools/verify_corpus.py" ]; then
+  echo "==> corpus"
+  clog="$logs/corpus.log"
+  python3 "$root/../shared/tools/verify_corpus.py" --lib "$ourdir/libblosc2.so.9" \
+    --only chunks,blosc1,compat "$root/../shared/corpus" > "$clog" 2>&1
+  cstatus=$?
+  cline=$(tail -n 1 "$clog")
+  echo "    $cline"
+  if [ $cstatus -ne 0 ]; then grep -E '^(FAIL|CRASH|TIMEOUT)' "$clog" | head -n 20 | sed 's/^/    /'; fi
+  record "corpus (chunks,blosc1,compat)" $cstatus "$cline"
+fi
+
+# --- summary -------------------------------------------------------------------------
+echo
+echo "==> summary (logs in $logs)"
+printf '    %s\n' "${summary[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
