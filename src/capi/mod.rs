@@ -20,5 +20,6 @@ pub mod schunk_mem;
 pub mod schunk_ops;
 pub mod special;
 pub mod types;
+pub mod vlblocks;
 
 mod ffi;
