@@ -36,7 +36,12 @@ pub unsafe extern "C" fn blosc2_frame_get_offsets(schunk: *mut blosc2_schunk) ->
 /// # Safety
 /// `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_get_slice_nchunks(schunk: *mut blosc2_schunk, start: *mut i64, stop: *mut i64, chunks_idx: *mut *mut i64) -> i64 {
+pub unsafe extern "C" fn blosc2_get_slice_nchunks(
+    schunk: *mut blosc2_schunk,
+    start: *mut i64,
+    stop: *mut i64,
+    chunks_idx: *mut *mut i64,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         if schunk.is_null() {
             return i64::from(Error::NullPointer.code());
@@ -66,7 +71,12 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(schunk: *mut blosc2_schunk, st
 /// # Safety
 /// `index` and `strides` readable for `ndim` items; `i` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_multidim_to_unidim(index: *const i64, ndim: i8, strides: *const i64, i: *mut i64) {
+pub unsafe extern "C" fn blosc2_multidim_to_unidim(
+    index: *const i64,
+    ndim: i8,
+    strides: *const i64,
+    i: *mut i64,
+) {
     guard((), || {
         let n = usize::try_from(ndim).unwrap_or(0);
         if i.is_null() || (n > 0 && (index.is_null() || strides.is_null())) {
@@ -77,7 +87,10 @@ pub unsafe extern "C" fn blosc2_multidim_to_unidim(index: *const i64, ndim: i8, 
             let (a, s): (&[i64], &[i64]) = if n == 0 {
                 (&[], &[])
             } else {
-                (std::slice::from_raw_parts(index, n), std::slice::from_raw_parts(strides, n))
+                (
+                    std::slice::from_raw_parts(index, n),
+                    std::slice::from_raw_parts(strides, n),
+                )
             };
             *i = multidim_to_unidim(a, s);
         }
@@ -89,7 +102,12 @@ pub unsafe extern "C" fn blosc2_multidim_to_unidim(index: *const i64, ndim: i8, 
 /// # Safety
 /// `shape` readable and `index` writable for `ndim` items.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_unidim_to_multidim(ndim: u8, shape: *mut i64, i: i64, index: *mut i64) {
+pub unsafe extern "C" fn blosc2_unidim_to_multidim(
+    ndim: u8,
+    shape: *mut i64,
+    i: i64,
+    index: *mut i64,
+) {
     guard((), || {
         let n = usize::from(ndim);
         if n == 0 || shape.is_null() || index.is_null() {
@@ -103,4 +121,3 @@ pub unsafe extern "C" fn blosc2_unidim_to_multidim(ndim: u8, shape: *mut i64, i:
         }
     })
 }
-

@@ -58,7 +58,8 @@ impl Io for CallbackIo {
 
     fn open(&self, path: &Path, mode: OpenMode) -> Result<Box<dyn Stream>> {
         let open = self.cb.open.ok_or(Error::PluginIo)?;
-        let p = CString::new(path.to_string_lossy().into_owned()).map_err(|_| Error::InvalidParam)?;
+        let p =
+            CString::new(path.to_string_lossy().into_owned()).map_err(|_| Error::InvalidParam)?;
         let m: &std::ffi::CStr = match mode {
             OpenMode::Read => c"rb",
             OpenMode::ReadWrite => c"rb+",
@@ -69,7 +70,10 @@ impl Io for CallbackIo {
         if stream.is_null() {
             return Err(Error::FileOpen);
         }
-        Ok(Box::new(CallbackStream { cb: self.cb, stream }))
+        Ok(Box::new(CallbackStream {
+            cb: self.cb,
+            stream,
+        }))
     }
 }
 
@@ -254,7 +258,10 @@ pub unsafe extern "C" fn blosc2_remove_urlpath(path: *const c_char) -> c_int {
 /// # Safety
 /// Both arguments must be NUL-terminated strings.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_rename_urlpath(old_urlpath: *mut c_char, new_path: *mut c_char) -> c_int {
+pub unsafe extern "C" fn blosc2_rename_urlpath(
+    old_urlpath: *mut c_char,
+    new_path: *mut c_char,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantee.
         let (Some(a), Some(b)) = (unsafe { c_str(old_urlpath) }, unsafe { c_str(new_path) }) else {

@@ -30,7 +30,16 @@ unsafe fn map(m: &blosc2_stdio_mmap, len: usize, anon: bool) -> *mut c_char {
         (m.map_flags as c_int, m.fd)
     };
     // SAFETY: a fresh mapping; the result is checked against MAP_FAILED.
-    let p = unsafe { libc::mmap(std::ptr::null_mut(), len.max(1), m.access_flags as c_int, flags, fd, 0) };
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len.max(1),
+            m.access_flags as c_int,
+            flags,
+            fd,
+            0,
+        )
+    };
     if p == libc::MAP_FAILED {
         std::ptr::null_mut()
     } else {
@@ -82,7 +91,11 @@ unsafe fn grow(m: &mut blosc2_stdio_mmap, need: usize) -> bool {
 /// # Safety
 /// `urlpath` must be a NUL-terminated string and `params` a valid block.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_stdio_mmap_open(urlpath: *const c_char, mode: *const c_char, params: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn blosc2_stdio_mmap_open(
+    urlpath: *const c_char,
+    mode: *const c_char,
+    params: *mut c_void,
+) -> *mut c_void {
     let _ = mode;
     guard(std::ptr::null_mut(), || {
         // SAFETY: forwarded caller guarantee.
@@ -99,14 +112,24 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_open(urlpath: *const c_char, mode: *c
         let mode = unsafe { CStr::from_ptr(m.mode) }.to_bytes();
         let (oflag, prot, flags, memory_only) = match mode {
             b"r" => (libc::O_RDONLY, libc::PROT_READ, libc::MAP_SHARED, false),
-            b"r+" => (libc::O_RDWR, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, false),
+            b"r+" => (
+                libc::O_RDWR,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                false,
+            ),
             b"w+" => (
                 libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_SHARED,
                 false,
             ),
-            b"c" => (libc::O_RDONLY, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE, true),
+            b"c" => (
+                libc::O_RDONLY,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE,
+                true,
+            ),
             _ => return std::ptr::null_mut(),
         };
         // SAFETY: plain POSIX calls on a valid path; every result is checked.
@@ -130,7 +153,10 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_open(urlpath: *const c_char, mode: *c
             } else {
                 m.file_size
             };
-            if shared_writable(m) && m.mapping_size > m.file_size && libc::ftruncate(fd, m.mapping_size as i64) != 0 {
+            if shared_writable(m)
+                && m.mapping_size > m.file_size
+                && libc::ftruncate(fd, m.mapping_size as i64) != 0
+            {
                 libc::close(fd);
                 return std::ptr::null_mut();
             }
@@ -170,13 +196,22 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_size(stream: *mut c_void) -> i64 {
 /// # Safety
 /// `ptr` must be readable for `size * nitems` bytes and `stream` an open block.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_stdio_mmap_write(ptr: *const c_void, size: i64, nitems: i64, position: i64, stream: *mut c_void) -> i64 {
+pub unsafe extern "C" fn blosc2_stdio_mmap_write(
+    ptr: *const c_void,
+    size: i64,
+    nitems: i64,
+    position: i64,
+    stream: *mut c_void,
+) -> i64 {
     guard(0, || {
         // SAFETY: forwarded caller guarantee.
         let Some(m) = (unsafe { block(stream) }) else {
             return 0;
         };
-        let Some(n) = size.checked_mul(nitems).filter(|&n| n >= 0 && position >= 0 && !ptr.is_null()) else {
+        let Some(n) = size
+            .checked_mul(nitems)
+            .filter(|&n| n >= 0 && position >= 0 && !ptr.is_null())
+        else {
             return 0;
         };
         if m.access_flags & i64::from(libc::PROT_WRITE) == 0 {
@@ -188,7 +223,11 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_write(ptr: *const c_void, size: i64, 
             if !grow(m, end) {
                 return 0;
             }
-            std::ptr::copy_nonoverlapping(ptr.cast::<c_char>(), m.addr.add(position as usize), n as usize);
+            std::ptr::copy_nonoverlapping(
+                ptr.cast::<c_char>(),
+                m.addr.add(position as usize),
+                n as usize,
+            );
         }
         m.file_size = m.file_size.max(end);
         nitems
@@ -201,13 +240,24 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_write(ptr: *const c_void, size: i64, 
 /// # Safety
 /// `ptr` must be writable and `stream` an open block.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_stdio_mmap_read(ptr: *mut *mut c_void, size: i64, nitems: i64, position: i64, stream: *mut c_void) -> i64 {
+pub unsafe extern "C" fn blosc2_stdio_mmap_read(
+    ptr: *mut *mut c_void,
+    size: i64,
+    nitems: i64,
+    position: i64,
+    stream: *mut c_void,
+) -> i64 {
     guard(0, || {
         // SAFETY: forwarded caller guarantee.
         let Some(m) = (unsafe { block(stream) }) else {
             return 0;
         };
-        if ptr.is_null() || size <= 0 || nitems < 0 || position < 0 || position as usize > m.file_size {
+        if ptr.is_null()
+            || size <= 0
+            || nitems < 0
+            || position < 0
+            || position as usize > m.file_size
+        {
             return 0;
         }
         let avail = (m.file_size - position as usize) as i64 / size;

@@ -71,7 +71,11 @@ pub(crate) unsafe fn mmap_from_params(params: *mut c_void) -> MmapIo {
 /// # Safety
 /// `urlpath` and `mode` must be NUL-terminated strings.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_stdio_open(urlpath: *const c_char, mode: *const c_char, params: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn blosc2_stdio_open(
+    urlpath: *const c_char,
+    mode: *const c_char,
+    params: *mut c_void,
+) -> *mut c_void {
     let _ = params;
     guard(std::ptr::null_mut(), || {
         if urlpath.is_null() || mode.is_null() {
@@ -129,7 +133,13 @@ pub unsafe extern "C" fn blosc2_stdio_size(stream: *mut c_void) -> i64 {
 /// # Safety
 /// `ptr` must be readable for `size * nitems` bytes; `stream` a live stream.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_stdio_write(ptr: *const c_void, size: i64, nitems: i64, position: i64, stream: *mut c_void) -> i64 {
+pub unsafe extern "C" fn blosc2_stdio_write(
+    ptr: *const c_void,
+    size: i64,
+    nitems: i64,
+    position: i64,
+    stream: *mut c_void,
+) -> i64 {
     guard(0, || {
         // SAFETY: forwarded caller guarantee.
         let Some(s) = (unsafe { stream.cast::<blosc2_stdio_file>().as_ref() }) else {
@@ -153,7 +163,13 @@ pub unsafe extern "C" fn blosc2_stdio_write(ptr: *const c_void, size: i64, nitem
 /// # Safety
 /// `*ptr` must be writable for `size * nitems` bytes; `stream` a live stream.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_stdio_read(ptr: *mut *mut c_void, size: i64, nitems: i64, position: i64, stream: *mut c_void) -> i64 {
+pub unsafe extern "C" fn blosc2_stdio_read(
+    ptr: *mut *mut c_void,
+    size: i64,
+    nitems: i64,
+    position: i64,
+    stream: *mut c_void,
+) -> i64 {
     guard(0, || {
         // SAFETY: forwarded caller guarantee.
         let Some(s) = (unsafe { stream.cast::<blosc2_stdio_file>().as_ref() }) else {

@@ -20,7 +20,11 @@ fn code(r: Result<usize>) -> c_int {
 ///
 /// # Safety
 /// `name` must be NULL or NUL-terminated and `content` readable for `len` bytes.
-unsafe fn args<'a>(name: *const c_char, content: *const u8, len: i32) -> Result<(&'a str, &'a [u8])> {
+unsafe fn args<'a>(
+    name: *const c_char,
+    content: *const u8,
+    len: i32,
+) -> Result<(&'a str, &'a [u8])> {
     // SAFETY: forwarded caller guarantees.
     let name = unsafe { c_str(name) }.ok_or(Error::InvalidParam)?;
     let len = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
@@ -34,7 +38,12 @@ unsafe fn args<'a>(name: *const c_char, content: *const u8, len: i32) -> Result<
 /// # Safety
 /// `schunk` must be live, `name` NUL-terminated and `content` readable for `content_len`.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_meta_add(schunk: *mut blosc2_schunk, name: *const c_char, content: *mut u8, content_len: i32) -> c_int {
+pub unsafe extern "C" fn blosc2_meta_add(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+    content: *mut u8,
+    content_len: i32,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
@@ -53,7 +62,12 @@ pub unsafe extern "C" fn blosc2_meta_add(schunk: *mut blosc2_schunk, name: *cons
 /// # Safety
 /// As for `blosc2_meta_add`.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_meta_update(schunk: *mut blosc2_schunk, name: *const c_char, content: *mut u8, content_len: i32) -> c_int {
+pub unsafe extern "C" fn blosc2_meta_update(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+    content: *mut u8,
+    content_len: i32,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
@@ -72,7 +86,10 @@ pub unsafe extern "C" fn blosc2_meta_update(schunk: *mut blosc2_schunk, name: *c
 /// # Safety
 /// `schunk` must be live and `name` NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_exists(schunk: *mut blosc2_schunk, name: *const c_char) -> c_int {
+pub unsafe extern "C" fn blosc2_vlmeta_exists(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
@@ -99,7 +116,13 @@ unsafe fn opt_cparams(cparams: *const blosc2_cparams) -> Option<crate::context::
 /// # Safety
 /// As for `blosc2_meta_add`; `cparams` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_add(schunk: *mut blosc2_schunk, name: *const c_char, content: *mut u8, content_len: i32, cparams: *mut blosc2_cparams) -> c_int {
+pub unsafe extern "C" fn blosc2_vlmeta_add(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+    content: *mut u8,
+    content_len: i32,
+    cparams: *mut blosc2_cparams,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
@@ -118,7 +141,13 @@ pub unsafe extern "C" fn blosc2_vlmeta_add(schunk: *mut blosc2_schunk, name: *co
 /// # Safety
 /// As for `blosc2_vlmeta_add`.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_update(schunk: *mut blosc2_schunk, name: *const c_char, content: *mut u8, content_len: i32, cparams: *mut blosc2_cparams) -> c_int {
+pub unsafe extern "C" fn blosc2_vlmeta_update(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+    content: *mut u8,
+    content_len: i32,
+    cparams: *mut blosc2_cparams,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
@@ -137,7 +166,12 @@ pub unsafe extern "C" fn blosc2_vlmeta_update(schunk: *mut blosc2_schunk, name: 
 /// # Safety
 /// `schunk` must be live, `name` NUL-terminated, `content` and `content_len` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_get(schunk: *mut blosc2_schunk, name: *const c_char, content: *mut *mut u8, content_len: *mut i32) -> c_int {
+pub unsafe extern "C" fn blosc2_vlmeta_get(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+    content: *mut *mut u8,
+    content_len: *mut i32,
+) -> c_int {
     guard(Error::Failure.code(), || {
         if content.is_null() || content_len.is_null() {
             return Error::NullPointer.code();
@@ -160,7 +194,10 @@ pub unsafe extern "C" fn blosc2_vlmeta_get(schunk: *mut blosc2_schunk, name: *co
 /// # Safety
 /// `schunk` must be live and `name` NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_delete(schunk: *mut blosc2_schunk, name: *const c_char) -> c_int {
+pub unsafe extern "C" fn blosc2_vlmeta_delete(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
@@ -180,7 +217,10 @@ pub unsafe extern "C" fn blosc2_vlmeta_delete(schunk: *mut blosc2_schunk, name: 
 /// # Safety
 /// `schunk` must be live and `names` writable for `nvlmetalayers` pointers.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_get_names(schunk: *mut blosc2_schunk, names: *mut *mut c_char) -> c_int {
+pub unsafe extern "C" fn blosc2_vlmeta_get_names(
+    schunk: *mut blosc2_schunk,
+    names: *mut *mut c_char,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code(unsafe {

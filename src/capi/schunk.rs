@@ -28,8 +28,8 @@ pub(crate) struct SchunkBox {
     dparams: blosc2_dparams,
     io: blosc2_io,
     urlpath: Option<CString>,
-    metas: Vec<Box<MetaMirror>>,
-    vlmetas: Vec<Box<MetaMirror>>,
+    metas: Vec<MetaMirror>,
+    vlmetas: Vec<MetaMirror>,
 }
 
 fn null_schunk_c() -> blosc2_schunk {
@@ -93,9 +93,11 @@ impl SchunkBox {
     /// Boxes a core super-chunk and returns the C pointer.
     pub(crate) fn into_c(core: SuperChunk, io: blosc2_io) -> *mut blosc2_schunk {
         let (cparams, dparams, io) = c_params(&core, io);
-        let urlpath = core.storage().urlpath.as_ref().and_then(|p| {
-            CString::new(p.to_string_lossy().into_owned()).ok()
-        });
+        let urlpath = core
+            .storage()
+            .urlpath
+            .as_ref()
+            .and_then(|p| CString::new(p.to_string_lossy().into_owned()).ok());
         let mut b = Box::new(SchunkBox {
             c: null_schunk_c(),
             core,
@@ -154,7 +156,12 @@ impl SchunkBox {
     /// Rebuilds the metalayer mirrors.
     pub(crate) fn sync_meta(&mut self) {
         self.metas = self.core.metalayers().iter().map(MetaMirror::new).collect();
-        self.vlmetas = self.core.vlmetalayers().iter().map(MetaMirror::new).collect();
+        self.vlmetas = self
+            .core
+            .vlmetalayers()
+            .iter()
+            .map(MetaMirror::new)
+            .collect();
         self.c.metalayers = [std::ptr::null_mut(); BLOSC2_MAX_METALAYERS as usize];
         for (slot, m) in self.c.metalayers.iter_mut().zip(self.metas.iter_mut()) {
             *slot = &mut m.c as *mut blosc2_metalayer;
@@ -200,13 +207,21 @@ pub(crate) unsafe fn with_schunk<T>(
 /// `storage` must be NULL or readable, with its pointer fields NULL or valid.
 unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc2_io)> {
     // SAFETY: caller guarantees.
-    let s = unsafe { storage.as_ref() }.copied().unwrap_or(blosc2_storage::DEFAULTS);
+    let s = unsafe { storage.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_storage::DEFAULTS);
     // SAFETY: caller guarantees the nested pointers.
-    let cp = unsafe { s.cparams.as_ref() }.copied().unwrap_or(blosc2_cparams::DEFAULTS);
+    let cp = unsafe { s.cparams.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_cparams::DEFAULTS);
     // SAFETY: as above.
-    let dp = unsafe { s.dparams.as_ref() }.copied().unwrap_or(blosc2_dparams::DEFAULTS);
+    let dp = unsafe { s.dparams.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_dparams::DEFAULTS);
     // SAFETY: as above.
-    let io = unsafe { s.io.as_ref() }.copied().unwrap_or(blosc2_io::DEFAULTS);
+    let io = unsafe { s.io.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_io::DEFAULTS);
     // SAFETY: as above.
     let urlpath = unsafe { c_str(s.urlpath) }.map(PathBuf::from);
     if !s.urlpath.is_null() && urlpath.is_none() {
@@ -269,12 +284,18 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     })
 }
 
-fn open_impl(urlpath: *const c_char, offset: i64, udio: *const blosc2_io) -> Result<*mut blosc2_schunk> {
+fn open_impl(
+    urlpath: *const c_char,
+    offset: i64,
+    udio: *const blosc2_io,
+) -> Result<*mut blosc2_schunk> {
     // SAFETY: the caller of the entry point guarantees a valid string.
     let path = unsafe { c_str(urlpath) }.ok_or(Error::InvalidParam)?;
     let path = path.strip_prefix("file:///").unwrap_or(path);
     // SAFETY: the caller guarantees `udio` is NULL or valid.
-    let io = unsafe { udio.as_ref() }.copied().unwrap_or(blosc2_io::DEFAULTS);
+    let io = unsafe { udio.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_io::DEFAULTS);
     // SAFETY: as above for the parameter block.
     let backend: Arc<dyn crate::io::Io> = unsafe { backend_for(&io) }.ok_or(Error::PluginIo)?;
     let offset = u64::try_from(offset).map_err(|_| Error::InvalidParam)?;
@@ -289,7 +310,9 @@ fn open_impl(urlpath: *const c_char, offset: i64, udio: *const blosc2_io) -> Res
 /// `urlpath` must be a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_open(urlpath: *const c_char) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || ptr_of(open_impl(urlpath, 0, std::ptr::null())))
+    guard(std::ptr::null_mut(), || {
+        ptr_of(open_impl(urlpath, 0, std::ptr::null()))
+    })
 }
 
 /// Opens the frame starting at byte `offset` of a file; NULL on error.
@@ -297,8 +320,13 @@ pub unsafe extern "C" fn blosc2_schunk_open(urlpath: *const c_char) -> *mut blos
 /// # Safety
 /// `urlpath` must be a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_open_offset(urlpath: *const c_char, offset: i64) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || ptr_of(open_impl(urlpath, offset, std::ptr::null())))
+pub unsafe extern "C" fn blosc2_schunk_open_offset(
+    urlpath: *const c_char,
+    offset: i64,
+) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || {
+        ptr_of(open_impl(urlpath, offset, std::ptr::null()))
+    })
 }
 
 /// Opens a frame through the I/O backend `udio`; NULL on error.
@@ -306,7 +334,10 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset(urlpath: *const c_char, offse
 /// # Safety
 /// `urlpath` must be a NUL-terminated string and `udio` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_open_udio(urlpath: *const c_char, udio: *const blosc2_io) -> *mut blosc2_schunk {
+pub unsafe extern "C" fn blosc2_schunk_open_udio(
+    urlpath: *const c_char,
+    udio: *const blosc2_io,
+) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || ptr_of(open_impl(urlpath, 0, udio)))
 }
 
@@ -320,7 +351,9 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
     offset: i64,
     udio: *const blosc2_io,
 ) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || ptr_of(open_impl(urlpath, offset, udio)))
+    guard(std::ptr::null_mut(), || {
+        ptr_of(open_impl(urlpath, offset, udio))
+    })
 }
 
 /// A super-chunk over an in-memory contiguous frame: a copy, or (`copy` false) the
@@ -330,7 +363,11 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
 /// # Safety
 /// `cframe` must be readable for `len` bytes (and malloc'd when `copy` is false).
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_from_buffer(cframe: *mut u8, len: i64, copy: bool) -> *mut blosc2_schunk {
+pub unsafe extern "C" fn blosc2_schunk_from_buffer(
+    cframe: *mut u8,
+    len: i64,
+    copy: bool,
+) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
         ptr_of((|| {
             let n = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
@@ -356,7 +393,10 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(cframe: *mut u8, len: i64, co
 /// # Safety
 /// `schunk` must be a live super-chunk.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_avoid_cframe_free(schunk: *mut blosc2_schunk, avoid_cframe_free: bool) {
+pub unsafe extern "C" fn blosc2_schunk_avoid_cframe_free(
+    schunk: *mut blosc2_schunk,
+    avoid_cframe_free: bool,
+) {
     guard((), || {
         // SAFETY: forwarded caller guarantees.
         let _ = unsafe {

@@ -19,7 +19,11 @@ fn code64(r: Result<i64>) -> i64 {
 /// # Safety
 /// `schunk` must be live; `cframe` and `needs_free` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_to_buffer(schunk: *mut blosc2_schunk, cframe: *mut *mut u8, needs_free: *mut bool) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_to_buffer(
+    schunk: *mut blosc2_schunk,
+    cframe: *mut *mut u8,
+    needs_free: *mut bool,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         if cframe.is_null() || needs_free.is_null() {
             return i64::from(Error::NullPointer.code());
@@ -46,7 +50,10 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(schunk: *mut blosc2_schunk, cfr
 /// # Safety
 /// `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_to_file(schunk: *mut blosc2_schunk, urlpath: *const c_char) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_to_file(
+    schunk: *mut blosc2_schunk,
+    urlpath: *const c_char,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
         let Some(p) = (unsafe { c_str(urlpath) }) else {
@@ -63,7 +70,10 @@ pub unsafe extern "C" fn blosc2_schunk_to_file(schunk: *mut blosc2_schunk, urlpa
 /// # Safety
 /// `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_append_file(schunk: *mut blosc2_schunk, urlpath: *const c_char) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_append_file(
+    schunk: *mut blosc2_schunk,
+    urlpath: *const c_char,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
         let Some(p) = (unsafe { c_str(urlpath) }) else {
@@ -91,7 +101,10 @@ pub unsafe extern "C" fn blosc2_schunk_frame_len(schunk: *mut blosc2_schunk) -> 
 /// # Safety
 /// `schunk` must be live and `cparams` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_get_cparams(schunk: *mut blosc2_schunk, cparams: *mut *mut blosc2_cparams) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_get_cparams(
+    schunk: *mut blosc2_schunk,
+    cparams: *mut *mut blosc2_cparams,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         let (Some(b), false) = (unsafe { schunk_box(schunk) }, cparams.is_null()) else {
@@ -129,7 +142,10 @@ pub unsafe extern "C" fn blosc2_schunk_get_cparams(schunk: *mut blosc2_schunk, c
 /// # Safety
 /// `schunk` must be live and `dparams` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_get_dparams(schunk: *mut blosc2_schunk, dparams: *mut *mut blosc2_dparams) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_get_dparams(
+    schunk: *mut blosc2_schunk,
+    dparams: *mut *mut blosc2_dparams,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         let (Some(b), false) = (unsafe { schunk_box(schunk) }, dparams.is_null()) else {

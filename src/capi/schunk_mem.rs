@@ -110,11 +110,12 @@ pub(crate) struct MetaMirror {
 }
 
 impl MetaMirror {
-    /// Mirrors `m` (names with NUL bytes are cut at the first one).
-    pub(crate) fn new(m: &Meta) -> Box<MetaMirror> {
+    /// Mirrors `m` (names with NUL bytes are cut at the first one); the pointers stay valid
+    /// when the mirror moves, as they point to heap memory it owns.
+    pub(crate) fn new(m: &Meta) -> MetaMirror {
         let name = CString::new(m.name.split('\0').next().unwrap_or("")).unwrap_or_default();
         let mut content = m.content.clone();
-        let mut mm = Box::new(MetaMirror {
+        MetaMirror {
             c: blosc2_metalayer {
                 name: name.as_ptr() as *mut c_char,
                 content: content.as_mut_ptr(),
@@ -122,9 +123,6 @@ impl MetaMirror {
             },
             _name: name,
             _content: content,
-        });
-        mm.c.name = mm._name.as_ptr() as *mut c_char;
-        mm.c.content = mm._content.as_mut_ptr();
-        mm
+        }
     }
 }

@@ -55,10 +55,18 @@ unsafe fn take_chunk(
 /// # Safety
 /// `schunk` must be live; `chunk` a whole chunk (malloc'd when `copy` is false).
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_append_chunk(schunk: *mut blosc2_schunk, chunk: *mut u8, copy: bool) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_append_chunk(
+    schunk: *mut blosc2_schunk,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
-        code64(unsafe { with_schunk(schunk, |b| take_chunk(chunk, copy, |c| b.core.append_chunk(c))) })
+        code64(unsafe {
+            with_schunk(schunk, |b| {
+                take_chunk(chunk, copy, |c| b.core.append_chunk(c))
+            })
+        })
     })
 }
 
@@ -67,11 +75,18 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(schunk: *mut blosc2_schunk, 
 /// # Safety
 /// As for `blosc2_schunk_append_chunk`.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_insert_chunk(schunk: *mut blosc2_schunk, nchunk: i64, chunk: *mut u8, copy: bool) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
         code64(unsafe {
-            with_schunk(schunk, |b| take_chunk(chunk, copy, |c| b.core.insert_chunk(nchunk, c)))
+            with_schunk(schunk, |b| {
+                take_chunk(chunk, copy, |c| b.core.insert_chunk(nchunk, c))
+            })
         })
     })
 }
@@ -81,7 +96,12 @@ pub unsafe extern "C" fn blosc2_schunk_insert_chunk(schunk: *mut blosc2_schunk, 
 /// # Safety
 /// As for `blosc2_schunk_append_chunk`.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_update_chunk(schunk: *mut blosc2_schunk, nchunk: i64, chunk: *mut u8, copy: bool) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_update_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
         code64(unsafe {
@@ -100,7 +120,10 @@ pub unsafe extern "C" fn blosc2_schunk_update_chunk(schunk: *mut blosc2_schunk, 
 /// # Safety
 /// `schunk` must be live.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_delete_chunk(schunk: *mut blosc2_schunk, nchunk: i64) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_delete_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
         code64(unsafe { with_schunk(schunk, |b| b.core.delete_chunk(nchunk)) })
@@ -112,7 +135,11 @@ pub unsafe extern "C" fn blosc2_schunk_delete_chunk(schunk: *mut blosc2_schunk, 
 /// # Safety
 /// `schunk` must be live and `src` readable for `nbytes` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_append_buffer(schunk: *mut blosc2_schunk, src: *const c_void, nbytes: i32) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_append_buffer(
+    schunk: *mut blosc2_schunk,
+    src: *const c_void,
+    nbytes: i32,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
         code64(unsafe {
@@ -130,7 +157,12 @@ pub unsafe extern "C" fn blosc2_schunk_append_buffer(schunk: *mut blosc2_schunk,
 /// # Safety
 /// `schunk` must be live and `dest` writable for `nbytes` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(schunk: *mut blosc2_schunk, nchunk: i64, dest: *mut c_void, nbytes: i32) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    dest: *mut c_void,
+    nbytes: i32,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code32(unsafe {
@@ -149,7 +181,12 @@ pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(schunk: *mut blosc2_schu
 /// # Safety
 /// `schunk` must be live; `chunk` and `needs_free` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_get_chunk(schunk: *mut blosc2_schunk, nchunk: i64, chunk: *mut *mut u8, needs_free: *mut bool) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_get_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut *mut u8,
+    needs_free: *mut bool,
+) -> c_int {
     guard(Error::Failure.code(), || {
         if chunk.is_null() || needs_free.is_null() {
             return Error::NullPointer.code();
@@ -184,7 +221,12 @@ pub unsafe extern "C" fn blosc2_schunk_get_chunk(schunk: *mut blosc2_schunk, nch
 /// # Safety
 /// As for `blosc2_schunk_get_chunk`.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(schunk: *mut blosc2_schunk, nchunk: i64, chunk: *mut *mut u8, needs_free: *mut bool) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut *mut u8,
+    needs_free: *mut bool,
+) -> c_int {
     // SAFETY: forwarded caller guarantees.
     unsafe { blosc2_schunk_get_chunk(schunk, nchunk, chunk, needs_free) }
 }
@@ -195,7 +237,13 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(schunk: *mut blosc2_schunk,
 /// # Safety
 /// `schunk` must be live; `dest` and `destsize` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_get_vlblock(schunk: *mut blosc2_schunk, nchunk: i64, nblock: i32, dest: *mut *mut u8, destsize: *mut i32) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_get_vlblock(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    nblock: i32,
+    dest: *mut *mut u8,
+    destsize: *mut i32,
+) -> c_int {
     guard(Error::Failure.code(), || {
         if dest.is_null() || destsize.is_null() {
             return Error::NullPointer.code();
@@ -217,7 +265,12 @@ pub unsafe extern "C" fn blosc2_schunk_get_vlblock(schunk: *mut blosc2_schunk, n
 /// # Safety
 /// `schunk` must be live and `buffer` writable for `(stop - start) * typesize` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(schunk: *mut blosc2_schunk, start: i64, stop: i64, buffer: *mut c_void) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
+    schunk: *mut blosc2_schunk,
+    start: i64,
+    stop: i64,
+    buffer: *mut c_void,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code32(unsafe {
@@ -235,7 +288,12 @@ pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(schunk: *mut blosc2_schu
 /// # Safety
 /// `schunk` must be live and `buffer` readable for `(stop - start) * typesize` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(schunk: *mut blosc2_schunk, start: i64, stop: i64, buffer: *mut c_void) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
+    schunk: *mut blosc2_schunk,
+    start: i64,
+    stop: i64,
+    buffer: *mut c_void,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code32(unsafe {
@@ -254,7 +312,12 @@ pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(schunk: *mut blosc2_schu
 /// `schunk` must be live, `coords` readable for `ncoords` items and `buffer` writable for
 /// `ncoords * typesize` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(schunk: *mut blosc2_schunk, ncoords: i64, coords: *const i64, buffer: *mut c_void) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(
+    schunk: *mut blosc2_schunk,
+    ncoords: i64,
+    coords: *const i64,
+    buffer: *mut c_void,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code32(unsafe {
@@ -263,7 +326,11 @@ pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(schunk: *mut blosc2_sch
                 if coords.is_null() && n > 0 {
                     return Err(Error::NullPointer);
                 }
-                let cs: &[i64] = if n == 0 { &[] } else { std::slice::from_raw_parts(coords, n) };
+                let cs: &[i64] = if n == 0 {
+                    &[]
+                } else {
+                    std::slice::from_raw_parts(coords, n)
+                };
                 let ts = usize::try_from(b.core.typesize()).map_err(|_| Error::InvalidParam)?;
                 let buf = bytes_mut(buffer, n.checked_mul(ts).ok_or(Error::InvalidParam)?)
                     .ok_or(Error::NullPointer)?;
@@ -277,7 +344,9 @@ fn slice_len(typesize: i32, start: i64, stop: i64) -> Result<usize> {
     if start < 0 || stop < start {
         return Err(Error::InvalidParam);
     }
-    let n = (stop - start).checked_mul(i64::from(typesize)).ok_or(Error::InvalidParam)?;
+    let n = (stop - start)
+        .checked_mul(i64::from(typesize))
+        .ok_or(Error::InvalidParam)?;
     usize::try_from(n).map_err(|_| Error::InvalidParam)
 }
 
@@ -286,7 +355,10 @@ fn slice_len(typesize: i32, start: i64, stop: i64) -> Result<usize> {
 /// # Safety
 /// `schunk` must be live and `offsets_order` readable for `nchunks` items.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(schunk: *mut blosc2_schunk, offsets_order: *mut i64) -> c_int {
+pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(
+    schunk: *mut blosc2_schunk,
+    offsets_order: *mut i64,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         code32(unsafe {
@@ -295,7 +367,11 @@ pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(schunk: *mut blosc2_schun
                 if offsets_order.is_null() && n > 0 {
                     return Err(Error::NullPointer);
                 }
-                let order: &[i64] = if n == 0 { &[] } else { std::slice::from_raw_parts(offsets_order, n) };
+                let order: &[i64] = if n == 0 {
+                    &[]
+                } else {
+                    std::slice::from_raw_parts(offsets_order, n)
+                };
                 b.core.reorder(order).map(|()| 0)
             })
         })
@@ -308,7 +384,12 @@ pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(schunk: *mut blosc2_schun
 /// # Safety
 /// `schunk` must be live.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_fill_special(schunk: *mut blosc2_schunk, nitems: i64, special_value: c_int, chunksize: i32) -> i64 {
+pub unsafe extern "C" fn blosc2_schunk_fill_special(
+    schunk: *mut blosc2_schunk,
+    nitems: i64,
+    special_value: c_int,
+    chunksize: i32,
+) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         use crate::special::Special;
         // SAFETY: forwarded caller guarantees.

@@ -38,7 +38,11 @@ unsafe fn decompressor(ctx: *mut blosc2_context) -> Result<Context> {
 /// # Safety
 /// `src` must be readable for `srcsize` bytes and `nblocks` writable.
 #[no_mangle]
-pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(src: *const c_void, srcsize: i32, nblocks: *mut i32) -> c_int {
+pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
+    src: *const c_void,
+    srcsize: i32,
+    nblocks: *mut i32,
+) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
         let (Some(s), false) = (unsafe { bytes(src, size(srcsize)) }, nblocks.is_null()) else {

@@ -49,7 +49,10 @@ pub(crate) fn read_parts(
     size: u64,
     frame_type: u8,
 ) -> Result<(Opened, u64)> {
-    if base.checked_add(HEADER_MINLEN as u64).is_none_or(|e| e > size) {
+    if base
+        .checked_add(HEADER_MINLEN as u64)
+        .is_none_or(|e| e > size)
+    {
         return Err(Error::ReadBuffer);
     }
     let fixed = read_vec(stream, base, HEADER_MINLEN as u64)?;
@@ -82,7 +85,9 @@ pub(crate) fn read_parts(
     } else {
         0
     };
-    let index_start = header_len.checked_add(section).ok_or(Error::InvalidHeader)?;
+    let index_start = header_len
+        .checked_add(section)
+        .ok_or(Error::InvalidHeader)?;
     let index_end = frame_len - trailer_len;
     if index_start > index_end {
         return Err(Error::InvalidHeader);
@@ -134,7 +139,11 @@ impl CFrame {
     }
 
     /// Opens the frame at `base` in `stream`.
-    pub fn open(mut stream: Box<dyn Stream>, base: u64, crash_safe: bool) -> Result<(CFrame, Opened)> {
+    pub fn open(
+        mut stream: Box<dyn Stream>,
+        base: u64,
+        crash_safe: bool,
+    ) -> Result<(CFrame, Opened)> {
         let size = stream.size()?;
         let (opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
         let chunks_len = opened.header.cbytes as u64;
@@ -219,7 +228,11 @@ impl CFrame {
                 .map(Cow::Borrowed)
                 .ok_or(Error::ReadBuffer);
         }
-        Ok(Cow::Owned(read_vec(self.stream.as_mut(), pos, cbytes as u64)?))
+        Ok(Cow::Owned(read_vec(
+            self.stream.as_mut(),
+            pos,
+            cbytes as u64,
+        )?))
     }
 
     /// Writes a chunk into free space; returns its offset for the index.

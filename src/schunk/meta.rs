@@ -89,7 +89,12 @@ impl SuperChunk {
     }
 
     /// Adds a variable-length metalayer, compressed with `cparams` (defaults when `None`).
-    pub fn vlmeta_add(&mut self, name: &str, content: &[u8], cparams: Option<CParams>) -> Result<usize> {
+    pub fn vlmeta_add(
+        &mut self,
+        name: &str,
+        content: &[u8],
+        cparams: Option<CParams>,
+    ) -> Result<usize> {
         if name.len() > MAX_NAME_LEN
             || find(&self.vlmetalayers, name).is_some()
             || self.vlmetalayers.len() >= MAX_VLMETALAYERS
@@ -109,7 +114,12 @@ impl SuperChunk {
     }
 
     /// Replaces the content of variable-length metalayer `name`; returns its index.
-    pub fn vlmeta_update(&mut self, name: &str, content: &[u8], cparams: Option<CParams>) -> Result<usize> {
+    pub fn vlmeta_update(
+        &mut self,
+        name: &str,
+        content: &[u8],
+        cparams: Option<CParams>,
+    ) -> Result<usize> {
         let i = self.vlmeta_exists(name)?;
         let content = SuperChunk::vlmeta_compress(content, cparams)?;
         let old = std::mem::replace(&mut self.vlmetalayers[i].content, content);

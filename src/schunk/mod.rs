@@ -18,7 +18,7 @@ use crate::io::{FrameBuffer, Io};
 pub use slice::{multidim_to_unidim, unidim_to_multidim};
 
 /// Where and how a super-chunk is stored.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Storage {
     /// Contiguous frame (true) or sparse storage (false).
     pub contiguous: bool,
@@ -33,19 +33,6 @@ pub struct Storage {
     pub io: Option<Arc<dyn Io>>,
     /// Makes the buffer of an in-memory contiguous frame (a `Vec` when `None`).
     pub buffer: Option<fn() -> Box<dyn FrameBuffer>>,
-}
-
-impl Default for Storage {
-    fn default() -> Self {
-        Storage {
-            contiguous: false,
-            urlpath: None,
-            cparams: CParams::default(),
-            dparams: DParams::default(),
-            io: None,
-            buffer: None,
-        }
-    }
 }
 
 impl Storage {

@@ -25,8 +25,18 @@ pub fn unidim_to_multidim(shape: &[i64], i: i64) -> Vec<i64> {
     }
     let mut index = vec![0i64; n];
     for j in 0..n {
-        let outer = if j == 0 { i } else if strides[j - 1] != 0 { i % strides[j - 1] } else { 0 };
-        index[j] = if strides[j] != 0 { outer / strides[j] } else { 0 };
+        let outer = if j == 0 {
+            i
+        } else if strides[j - 1] != 0 {
+            i % strides[j - 1]
+        } else {
+            0
+        };
+        index[j] = if strides[j] != 0 {
+            outer / strides[j]
+        } else {
+            0
+        };
     }
     index
 }

@@ -18,7 +18,11 @@ fn corpus() -> Option<&'static Path> {
 fn opens_corpus_frame_f01() {
     let Some(root) = corpus() else { return };
     crate::global::init();
-    let sc = SuperChunk::open(&root.join("frames/f01_zstd_i4_meta_vlmeta.b2frame"), 0, None);
+    let sc = SuperChunk::open(
+        &root.join("frames/f01_zstd_i4_meta_vlmeta.b2frame"),
+        0,
+        None,
+    );
     let sc = sc.expect("open");
     assert_eq!(sc.typesize(), 4);
 }
