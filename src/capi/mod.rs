@@ -18,6 +18,8 @@ pub mod schunk;
 pub mod schunk_io;
 pub mod schunk_mem;
 pub mod schunk_ops;
+#[cfg(test)]
+mod schunk_tests;
 pub mod special;
 pub mod types;
 pub mod vlblocks;

@@ -227,6 +227,11 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
     if !s.urlpath.is_null() && urlpath.is_none() {
         return Err(Error::InvalidParam);
     }
+    // SAFETY: `io.params` is the caller's backend parameter block.
+    let backend = unsafe { backend_for(&io) };
+    if backend.is_none() && (s.contiguous || urlpath.is_some()) {
+        return Err(Error::PluginIo);
+    }
     let mut cparams = core_cparams(&cp);
     cparams.nthreads = cparams.nthreads.max(1);
     let storage = Storage {
@@ -237,8 +242,7 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
             nthreads: dp.nthreads.max(1),
             typesize: cparams.typesize,
         },
-        // SAFETY: `io.params` is the caller's backend parameter block.
-        io: Some(unsafe { backend_for(&io) }.ok_or(Error::PluginIo)?),
+        io: backend,
         buffer: Some(MallocBuf::empty),
     };
     Ok((storage, io))

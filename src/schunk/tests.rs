@@ -169,7 +169,10 @@ fn sframe_operations() {
 #[test]
 fn fill_special_frames_store_index_entries_only() {
     let mut sc = SuperChunk::new(storage(true, None)).expect("new");
-    assert_eq!(sc.fill_special(2500, Special::Zeros, 4000).expect("fill"), 3);
+    assert_eq!(
+        sc.fill_special(2500, Special::Zeros, 4000).expect("fill"),
+        3
+    );
     assert_eq!(sc.cbytes(), 0);
     assert_eq!(sc.nbytes(), 10000);
     let last = decompressed(&mut sc, 2);
@@ -222,7 +225,11 @@ fn interrupted_append_leaves_old_frame_readable() {
     drop(sc);
     let after = std::fs::read(&p).expect("read");
     assert!(after.len() > before.len());
-    assert_eq!(&after[..before.len()], &before[..], "committed bytes untouched");
+    assert_eq!(
+        &after[..before.len()],
+        &before[..],
+        "committed bytes untouched"
+    );
     let mut re = SuperChunk::open(&p, 0, None).expect("old state opens");
     assert_eq!(re.nchunks(), 3);
     assert_eq!(decompressed(&mut re, 2), data(500, 9));
