@@ -98,6 +98,7 @@ pub(crate) fn read_parts(
     } else {
         let idx = read_vec(stream, base + index_start, index_len)?;
         let n = offsets::count(&idx)?;
+        check_counts(&header, n)?;
         offsets::decode(&idx, n)?
     };
     check_counts(&header, offsets.len())?;
@@ -109,11 +110,17 @@ pub(crate) fn read_parts(
     Ok((opened, frame_len))
 }
 
+/// Most chunks a frame may index (a 128 MiB index).
+const MAX_CHUNKS: usize = 1 << 24;
+
 /// Checks the chunk count against the sizes in the header.
 fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
+    if n > MAX_CHUNKS || (n as u64) > h.nbytes as u64 {
+        return Err(Error::InvalidHeader);
+    }
     if h.chunksize > 0 && !h.variable_chunks {
         let cs = i64::from(h.chunksize);
-        let want = (h.nbytes + cs - 1) / cs;
+        let want = h.nbytes / cs + i64::from(h.nbytes % cs != 0);
         if want != n as i64 {
             return Err(Error::InvalidHeader);
         }

@@ -134,11 +134,7 @@ impl SuperChunk {
     pub fn vlmeta_get(&self, name: &str) -> Result<(usize, Vec<u8>)> {
         let i = self.vlmeta_exists(name)?;
         let c = &self.vlmetalayers[i].content;
-        let h = crate::chunk::Header::parse(c)?;
-        if h.nbytes < 0 {
-            return Err(Error::Data);
-        }
-        let mut out = vec![0u8; h.nbytes as usize];
+        let mut out = vec![0u8; super::chunks::nbytes_of(c)?];
         let mut ctx = Context::decompressor(DParams::default());
         let n = ctx.decompress(c, &mut out)?;
         out.truncate(n);

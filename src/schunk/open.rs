@@ -61,7 +61,7 @@ impl SuperChunk {
             clevel: h.clevel.min(9),
             use_dict: h.use_dict,
             typesize: h.typesize,
-            nthreads: h.nthreads_c.max(1),
+            nthreads: 1,
             blocksize: h.blocksize,
             splitmode: i32::from(h.splitmode),
             filters: h.filters,
@@ -69,7 +69,7 @@ impl SuperChunk {
             instr_codec: false,
         };
         let dparams = DParams {
-            nthreads: h.nthreads_d.max(1),
+            nthreads: 1,
             typesize: h.typesize,
         };
         storage.cparams = cparams;

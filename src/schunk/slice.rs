@@ -1,6 +1,7 @@
 //! Item ranges across chunks (get/set slices, sparse gathers), special fills and the index
 //! conversions of N-dimensional layouts.
 
+use super::chunks::nbytes_of;
 use super::{Store, SuperChunk};
 use crate::chunk::Header;
 use crate::constants::MAX_OVERHEAD;
@@ -53,7 +54,7 @@ impl SuperChunk {
             let len = if self.chunksize > 0 {
                 i64::from(self.chunksize).min(self.nbytes - pos)
             } else {
-                i64::from(Header::parse(&self.chunk(n)?)?.nbytes)
+                nbytes_of(&self.chunk(n)?)? as i64
             };
             let (a, b) = (lo.max(pos), hi.min(pos + len));
             if a < b {
@@ -89,13 +90,19 @@ impl SuperChunk {
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
             let chunk = self.chunk(n)?.into_owned();
-            let nb = Header::parse(&chunk)?.nbytes as usize;
+            let h = Header::parse(&chunk)?;
+            let nb = nbytes_of(&chunk)?;
+            let ts = usize::from(h.typesize);
+            let dst = &mut buf[at..at + len];
             if off == 0 && len == nb {
-                self.dctx.decompress(&chunk, &mut buf[at..at + len])?;
+                self.dctx.decompress(&chunk, dst)?;
+            } else if !h.is_vl() && off % ts == 0 && len % ts == 0 && off + len <= nb {
+                self.dctx
+                    .getitem_bytes(&chunk, off as i32, len as i32, dst)?;
             } else {
                 let mut tmp = vec![0u8; nb];
                 self.dctx.decompress(&chunk, &mut tmp)?;
-                buf[at..at + len].copy_from_slice(&tmp[off..off + len]);
+                dst.copy_from_slice(tmp.get(off..off + len).ok_or(Error::Data)?);
             }
             at += len;
         }
@@ -111,7 +118,10 @@ impl SuperChunk {
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
             let chunk = self.chunk(n)?.into_owned();
-            let nb = Header::parse(&chunk)?.nbytes as usize;
+            let nb = nbytes_of(&chunk)?;
+            if off + len > nb {
+                return Err(Error::Data);
+            }
             let mut data = vec![0u8; nb];
             if !(off == 0 && len == nb) {
                 self.dctx.decompress(&chunk, &mut data)?;
