@@ -147,6 +147,9 @@ fn seeded_random_mutations_never_panic() {
     }
 }
 
+/// A named way to corrupt a frame.
+type Mutation = Box<dyn Fn(&mut Vec<u8>)>;
+
 fn put_be(f: &mut [u8], at: usize, v: &[u8]) {
     f[at..at + v.len()].copy_from_slice(v);
 }
@@ -155,7 +158,7 @@ fn put_be(f: &mut [u8], at: usize, v: &[u8]) {
 fn lying_lengths_and_counts_are_errors() {
     let f = sample_frame();
     let (hl, fl, _) = lengths(&f);
-    let cases: Vec<(&str, Box<dyn Fn(&mut Vec<u8>)>)> = vec![
+    let cases: Vec<(&str, Mutation)> = vec![
         (
             "header_len huge",
             Box::new(|m| put_be(m, 11, &i32::MAX.to_be_bytes())),
