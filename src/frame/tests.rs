@@ -148,7 +148,7 @@ fn seeded_random_mutations_never_panic() {
 }
 
 /// A named way to corrupt a frame.
-type Mutation = Box<dyn Fn(&mut Vec<u8>)>;
+type Mutation<'a> = Box<dyn Fn(&mut Vec<u8>) + 'a>;
 
 fn put_be(f: &mut [u8], at: usize, v: &[u8]) {
     f[at..at + v.len()].copy_from_slice(v);
