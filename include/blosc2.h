@@ -2233,7 +2233,8 @@ int64_t blosc2_schunk_fill_special(struct blosc2_schunk *schunk,
 BLOSC_EXPORT int64_t blosc2_schunk_frame_len(struct blosc2_schunk *schunk);
 
 /**
- * Frees a super-chunk (data on disk stays); 0.
+ * Frees a super-chunk (data on disk stays) and releases the I/O backend parameters
+ * through its destroy callback; 0, or 1 when that callback failed.
  *
  * # Safety
  * `schunk` must be NULL or a live super-chunk, not used afterwards.

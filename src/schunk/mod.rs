@@ -68,7 +68,6 @@ pub struct SuperChunk {
     pub(crate) store: Store,
     pub(crate) storage: Storage,
     pub(crate) tick: i64,
-    pub(crate) locks: u32,
 }
 
 impl SuperChunk {
@@ -87,7 +86,6 @@ impl SuperChunk {
             store,
             storage,
             tick: 0,
-            locks: 0,
         }
     }
 

@@ -159,20 +159,3 @@ impl SuperChunk {
         Ok(true)
     }
 }
-
-impl SuperChunk {
-    /// Takes the frame lock (re-entrant).
-    pub fn lock(&mut self) -> Result<()> {
-        self.locks += 1;
-        Ok(())
-    }
-
-    /// Releases the frame lock; `Lock` when it is not held.
-    pub fn unlock(&mut self) -> Result<()> {
-        if self.locks == 0 {
-            return Err(Error::Lock);
-        }
-        self.locks -= 1;
-        Ok(())
-    }
-}
