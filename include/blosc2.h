@@ -1999,7 +1999,8 @@ BLOSC_EXPORT int16_t blosc2_get_nthreads(void);
 
 /**
  * The indices of the chunks a slice touches, in a malloc'd `*chunks_idx`; returns their
- * number. `start`/`stop` are item positions (one dimension).
+ * number. `start`/`stop` hold one position per dimension of a "b2nd" array, or one
+ * item position otherwise.
  *
  * # Safety
  * `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.

@@ -196,9 +196,102 @@ impl SuperChunk {
         Ok(n)
     }
 
-    /// Indices of the chunks holding items `start..stop` of a flat super-chunk.
-    pub fn slice_chunks(&mut self, start: i64, stop: i64) -> Result<Vec<i64>> {
-        let (lo, hi) = self.item_range(start, stop)?;
-        Ok(self.pieces(lo, hi)?.into_iter().map(|p| p.0).collect())
+    /// Indices of the chunks a slice touches. `start`/`stop` hold one position per
+    /// dimension of the "b2nd" (or "caterva") metalayer, or a single item position for
+    /// flat super-chunks. Like the reference, a dimension covers the chunks from
+    /// `start / chunk` up to `ceil(stop / chunk)` without bounds checks (at least one for
+    /// flat super-chunks).
+    pub fn slice_chunks(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+        let meta = self
+            .metalayers
+            .iter()
+            .find(|m| m.name == "b2nd" || m.name == "caterva");
+        let (shape, chunkshape) = match meta {
+            Some(m) => b2nd_geometry(&m.content)?,
+            None => {
+                let ts = i64::from(self.cparams.typesize);
+                let items = i64::from(self.chunksize) / ts.max(1);
+                (vec![self.nbytes / ts.max(1)], vec![items])
+            }
+        };
+        let ndim = shape.len();
+        if start.len() < ndim || stop.len() < ndim || chunkshape.iter().any(|&c| c <= 0) {
+            return Err(Error::InvalidParam);
+        }
+        let mut ranges = Vec::with_capacity(ndim);
+        let mut total: i64 = 1;
+        for d in 0..ndim {
+            let first = start[d] / chunkshape[d];
+            let last = stop[d] / chunkshape[d] + i64::from(stop[d] % chunkshape[d] != 0);
+            let n = if meta.is_some() {
+                (last - first).max(0)
+            } else {
+                (last - first).max(1)
+            };
+            total = total
+                .checked_mul(n)
+                .filter(|&t| t <= 1 << 24)
+                .ok_or(Error::InvalidParam)?;
+            ranges.push((first, first + n));
+        }
+        let grid: Vec<i64> = shape
+            .iter()
+            .zip(&chunkshape)
+            .map(|(&s, &c)| s / c + i64::from(s % c != 0))
+            .collect();
+        let mut strides = vec![1i64; ndim];
+        for d in (0..ndim.saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1].saturating_mul(grid[d + 1]);
+        }
+        let mut out = Vec::with_capacity(total as usize);
+        if total == 0 {
+            return Ok(out);
+        }
+        let mut idx: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+        loop {
+            out.push(multidim_to_unidim(&idx, &strides));
+            let mut d = ndim;
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < ranges[d].1 {
+                    break;
+                }
+                idx[d] = ranges[d].0;
+            }
+        }
     }
+}
+
+fn bad<E>(_: E) -> Error {
+    Error::InvalidHeader
+}
+
+/// Shape and chunk shape from a "b2nd" metalayer (msgpack: version, ndim, shape,
+/// chunkshape, blockshape, ...).
+fn b2nd_geometry(content: &[u8]) -> Result<(Vec<i64>, Vec<i64>)> {
+    use rmp::decode;
+    let mut r = content;
+    if decode::read_array_len(&mut r).map_err(bad)? < 4 {
+        return Err(Error::InvalidHeader);
+    }
+    let _version: i64 = decode::read_int(&mut r).map_err(bad)?;
+    let ndim: i64 = decode::read_int(&mut r).map_err(bad)?;
+    if !(0..=16).contains(&ndim) {
+        return Err(Error::InvalidHeader);
+    }
+    let dims = |r: &mut &[u8]| -> Result<Vec<i64>> {
+        if decode::read_array_len(r).map_err(bad)? as i64 != ndim {
+            return Err(Error::InvalidHeader);
+        }
+        (0..ndim)
+            .map(|_| decode::read_int(r).map_err(bad))
+            .collect()
+    };
+    let shape = dims(&mut r)?;
+    let chunkshape = dims(&mut r)?;
+    Ok((shape, chunkshape))
 }
