@@ -20,11 +20,12 @@ impl SuperChunk {
         }
     }
 
-    /// The length of the frame, or an estimate (`cbytes + 8 * nchunks`) without one.
+    /// The length of the frame (of the index file for sparse frames), or an estimate
+    /// (`cbytes + 8 * nchunks`) without one.
     pub fn frame_len(&self) -> i64 {
         match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) => f.len() as i64,
-            _ => self.cbytes + 8 * self.nchunks(),
+            Store::Frame(f, _) => f.len() as i64,
+            Store::Memory(_) => self.cbytes + 8 * self.nchunks(),
         }
     }
 
