@@ -260,7 +260,7 @@ fn copies_between_storage_kinds() {
         src.append_buffer(&data(700, 5 + i)).expect("append");
     }
     let dir = tmpdir("copy.d");
-    let mut dst = src.copy(storage(false, Some(&dir))).expect("copy");
+    let dst = src.copy(storage(false, Some(&dir))).expect("copy");
     assert_eq!(dst.nchunks(), 3);
     assert_eq!(dst.vlmeta_get("v").expect("vl").1, b"vlmeta");
     drop(dst);
