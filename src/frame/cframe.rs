@@ -197,6 +197,11 @@ impl CFrame {
         self.frame_len == 0
     }
 
+    /// Length of the committed chunk section (live chunks and unreferenced space).
+    pub fn chunks_len(&self) -> u64 {
+        self.chunks_len
+    }
+
     /// The stream (for whole-frame copies and memory access).
     pub fn stream(&self) -> &dyn Stream {
         self.stream.as_ref()

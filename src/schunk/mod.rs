@@ -212,9 +212,13 @@ impl SuperChunk {
         }
         let vlmeta = &self.vlmetalayers;
         match &mut self.store {
-            Store::Frame(f, offsets) => f.commit(header, offsets, vlmeta),
-            Store::Memory(_) => Ok(()),
+            Store::Frame(f, offsets) => f.commit(header, offsets, vlmeta)?,
+            Store::Memory(_) => return Ok(()),
         }
+        if self.needs_compaction() {
+            self.compact_file()?;
+        }
+        Ok(())
     }
 
     /// Writes a contiguous frame again from scratch (its header changed size).

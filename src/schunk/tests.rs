@@ -315,3 +315,24 @@ fn slice_chunk_indices_follow_the_reference_arithmetic() {
     assert_eq!(multidim_to_unidim(&[1, 2], &[7, 1]), 9);
     assert_eq!(unidim_to_multidim(&[10, 7], 9), [1, 2]);
 }
+
+#[test]
+fn file_frames_stay_compact_under_many_appends() {
+    let p = tmpdir("compact.b2frame");
+    let mut sc = SuperChunk::new(storage(true, Some(&p))).expect("new");
+    let chunk = data(64, 3);
+    for _ in 0..2000 {
+        sc.append_buffer(&chunk).expect("append");
+    }
+    let size = std::fs::metadata(&p).expect("meta").len() as i64;
+    assert!(
+        size < 3 * (sc.cbytes() + 16 * 2000),
+        "file {size} vs live {}",
+        sc.cbytes()
+    );
+    drop(sc);
+    let mut re = SuperChunk::open(&p, 0, None).expect("reopen");
+    assert_eq!(re.nchunks(), 2000);
+    assert_eq!(decompressed(&mut re, 1999), chunk);
+    let _ = std::fs::remove_file(&p);
+}
