@@ -336,3 +336,25 @@ fn file_frames_stay_compact_under_many_appends() {
     assert_eq!(decompressed(&mut re, 1999), chunk);
     let _ = std::fs::remove_file(&p);
 }
+
+#[test]
+fn frames_followed_by_other_data_do_not_grow_over_it() {
+    let p = tmpdir("two.b2frame");
+    let mut a = SuperChunk::new(storage(true, None)).expect("a");
+    a.append_buffer(&data(300, 1)).expect("append");
+    a.append_file(&p).expect("first");
+    let off = a.append_file(&p).expect("second") as u64;
+    let before = std::fs::read(&p).expect("read");
+    let mut first = SuperChunk::open(&p, 0, None).expect("first");
+    assert!(first.append_buffer(&data(300, 2)).is_err());
+    let mut last = SuperChunk::open(&p, off, None).expect("last");
+    last.append_buffer(&data(300, 2))
+        .expect("the last frame may grow");
+    assert_eq!(
+        &std::fs::read(&p).expect("read")[..off as usize],
+        &before[..off as usize]
+    );
+    let mut re = SuperChunk::open(&p, off, None).expect("reopen");
+    assert_eq!(decompressed(&mut re, 1), data(300, 2));
+    let _ = std::fs::remove_file(&p);
+}
