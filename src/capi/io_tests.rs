@@ -225,3 +225,69 @@ fn refresh_sees_what_another_handle_appended() {
         blosc2_schunk_free(writer);
     }
 }
+
+#[test]
+fn copy_on_write_mmap_leaves_the_file_alone() {
+    super::global::blosc2_init();
+    let p = path("cow.b2frame");
+    // SAFETY: valid arguments; the mmap blocks outlive the schunks.
+    unsafe {
+        let sc = create(&p, std::ptr::null_mut());
+        append_and_check(sc, 2);
+        blosc2_schunk_free(sc);
+        let before = std::fs::read(p.to_str().expect("utf8")).expect("read");
+        let mut mm = blosc2_stdio_mmap::DEFAULTS;
+        mm.mode = c"c".as_ptr();
+        let io = blosc2_io {
+            id: 1,
+            name: c"filesystem_mmap".as_ptr(),
+            params: (&mut mm as *mut blosc2_stdio_mmap).cast(),
+        };
+        let cow = blosc2_schunk_open_udio(p.as_ptr(), &io);
+        check(cow, 2);
+        let d = payload(2);
+        assert_eq!(blosc2_schunk_append_buffer(cow, d.as_ptr().cast(), 4000), 3);
+        check(cow, 3);
+        blosc2_schunk_free(cow);
+        assert_eq!(
+            std::fs::read(p.to_str().expect("utf8")).expect("read"),
+            before
+        );
+    }
+}
+
+#[test]
+fn mmap_callbacks_map_grow_and_trim_files() {
+    use super::io_mmap::{
+        blosc2_stdio_mmap_destroy, blosc2_stdio_mmap_open, blosc2_stdio_mmap_read,
+        blosc2_stdio_mmap_size, blosc2_stdio_mmap_truncate, blosc2_stdio_mmap_write,
+    };
+    let p = path("raw.mmap");
+    let mut mm = blosc2_stdio_mmap::DEFAULTS;
+    mm.mode = c"w+".as_ptr();
+    mm.initial_mapping_size = 16;
+    let params: *mut c_void = (&mut mm as *mut blosc2_stdio_mmap).cast();
+    // SAFETY: valid block, path and buffers.
+    unsafe {
+        let s = blosc2_stdio_mmap_open(p.as_ptr(), c"wb+".as_ptr(), params);
+        assert_eq!(s, params);
+        let data: Vec<u8> = (0..100u8).collect();
+        assert_eq!(
+            blosc2_stdio_mmap_write(data.as_ptr().cast(), 1, 100, 10, s),
+            100
+        );
+        assert_eq!(blosc2_stdio_mmap_size(s), 110);
+        let mut ptr: *mut c_void = std::ptr::null_mut();
+        assert_eq!(blosc2_stdio_mmap_read(&mut ptr, 1, 50, 60, s), 50);
+        assert_eq!(
+            std::slice::from_raw_parts(ptr.cast::<u8>(), 50),
+            &data[50..]
+        );
+        assert_eq!(blosc2_stdio_mmap_read(&mut ptr, 1, 50, 100, s), 10);
+        assert_eq!(blosc2_stdio_mmap_truncate(s, 60), 0);
+        assert_eq!(blosc2_stdio_mmap_destroy(params), 0);
+    }
+    let on_disk = std::fs::read(p.to_str().expect("utf8")).expect("read");
+    assert_eq!(on_disk.len(), 60);
+    assert_eq!(&on_disk[10..60], &(0..50u8).collect::<Vec<_>>()[..]);
+}
