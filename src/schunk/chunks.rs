@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use super::{Store, SuperChunk};
 use crate::chunk::Header;
 use crate::constants::{MAX_OVERHEAD, SPECIAL_NAN, SPECIAL_UNINIT, SPECIAL_ZERO};
+use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::frame::offsets::{self, Slot};
 use crate::special::{special_chunk, Special};
@@ -64,6 +65,12 @@ impl SuperChunk {
 
     /// Chunk `n` as stored (special index entries come back as 32-byte chunks).
     pub fn chunk(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
+        self.chunk_with_dctx(n).map(|(c, _)| c)
+    }
+
+    /// Chunk `n` together with the decompression context (borrowed side by side, so
+    /// in-memory chunks need no copy).
+    pub(crate) fn chunk_with_dctx(&mut self, n: i64) -> Result<(Cow<'_, [u8]>, &mut Context)> {
         let idx = usize::try_from(n).map_err(|_| Error::InvalidParam)?;
         if n >= self.nchunks() {
             return Err(Error::InvalidParam);
@@ -72,23 +79,29 @@ impl SuperChunk {
             Store::Memory(_) => None,
             Store::Frame(_, offs) => Some(offsets::slot(offs[idx])?),
         };
-        if let Some(Slot::Special(kind)) = slot {
-            let nbytes = self.special_nbytes(idx)?;
-            let mut out = vec![0u8; 32];
-            special_chunk(&self.cparams, kind, nbytes, &mut out)?;
-            return Ok(Cow::Owned(out));
-        }
-        match (&mut self.store, slot) {
-            (Store::Memory(v), _) => Ok(Cow::Borrowed(&v[idx])),
-            (Store::Frame(f, _), Some(Slot::Stored(at))) => f.read_chunk(at),
-            _ => Err(Error::Failure),
-        }
+        let special = match slot {
+            Some(Slot::Special(kind)) => {
+                let nbytes = self.special_nbytes(idx)?;
+                let mut out = vec![0u8; 32];
+                special_chunk(&self.cparams, kind, nbytes, &mut out)?;
+                Some(out)
+            }
+            _ => None,
+        };
+        let SuperChunk { store, dctx, .. } = self;
+        let chunk = match (special, store, slot) {
+            (Some(v), _, _) => Cow::Owned(v),
+            (None, Store::Memory(v), _) => Cow::Borrowed(&v[idx][..]),
+            (None, Store::Frame(f, _), Some(Slot::Stored(at))) => f.read_chunk(at)?,
+            _ => return Err(Error::Failure),
+        };
+        Ok((chunk, dctx))
     }
 
     /// Decompresses chunk `n` into `dest`; returns its uncompressed size.
     pub fn decompress_chunk(&mut self, n: i64, dest: &mut [u8]) -> Result<usize> {
         let in_frame = self.has_frame();
-        let chunk = self.chunk(n)?.into_owned();
+        let (chunk, dctx) = self.chunk_with_dctx(n)?;
         if nbytes_of(&chunk)? > dest.len() {
             return Err(if in_frame {
                 Error::WriteBuffer
@@ -96,7 +109,7 @@ impl SuperChunk {
                 Error::InvalidParam
             });
         }
-        self.dctx.decompress(&chunk, dest)
+        dctx.decompress(&chunk, dest)
     }
 
     /// Updates the chunk size for a chunk of `nb` bytes at position `at`.

@@ -89,19 +89,18 @@ impl SuperChunk {
         }
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
-            let chunk = self.chunk(n)?.into_owned();
+            let (chunk, dctx) = self.chunk_with_dctx(n)?;
             let h = Header::parse(&chunk)?;
             let nb = nbytes_of(&chunk)?;
             let ts = usize::from(h.typesize);
             let dst = &mut buf[at..at + len];
             if off == 0 && len == nb {
-                self.dctx.decompress(&chunk, dst)?;
+                dctx.decompress(&chunk, dst)?;
             } else if !h.is_vl() && off % ts == 0 && len % ts == 0 && off + len <= nb {
-                self.dctx
-                    .getitem_bytes(&chunk, off as i32, len as i32, dst)?;
+                dctx.getitem_bytes(&chunk, off as i32, len as i32, dst)?;
             } else {
                 let mut tmp = vec![0u8; nb];
-                self.dctx.decompress(&chunk, &mut tmp)?;
+                dctx.decompress(&chunk, &mut tmp)?;
                 dst.copy_from_slice(tmp.get(off..off + len).ok_or(Error::Data)?);
             }
             at += len;
