@@ -237,19 +237,7 @@ impl CFrame {
 
     /// Reads the stored chunk at `offset` (relative to the end of the header).
     pub fn read_chunk(&mut self, offset: u64) -> Result<Cow<'_, [u8]>> {
-        let limit = self.chunks_len.max(self.next);
-        let avail = limit.checked_sub(offset).ok_or(Error::ReadBuffer)?;
-        let head_len = avail.min(32);
-        if head_len < 16 {
-            return Err(Error::ReadBuffer);
-        }
-        let pos = self.base + self.header_len + offset;
-        let head = read_vec(self.stream.as_mut(), pos, head_len)?;
-        let cbytes = i32::from_le_bytes([head[12], head[13], head[14], head[15]]);
-        if cbytes < 16 || cbytes as u64 > avail {
-            return Err(Error::ReadBuffer);
-        }
-        let cbytes = cbytes as usize;
+        let (pos, cbytes) = self.chunk_span(offset)?;
         if self.stream.as_slice().is_some() {
             let s = self.stream.as_slice().unwrap_or(&[]);
             let start = usize::try_from(pos).map_err(|_| Error::ReadBuffer)?;
@@ -263,6 +251,29 @@ impl CFrame {
             pos,
             cbytes as u64,
         )?))
+    }
+
+    /// Position in the stream and length of the stored chunk at `offset`, checked against
+    /// the chunk section.
+    pub(crate) fn chunk_span(&mut self, offset: u64) -> Result<(u64, usize)> {
+        let limit = self.chunks_len.max(self.next);
+        let avail = limit.checked_sub(offset).ok_or(Error::ReadBuffer)?;
+        let head_len = avail.min(32);
+        if head_len < 16 {
+            return Err(Error::ReadBuffer);
+        }
+        let pos = self.base + self.header_len + offset;
+        let head = read_vec(self.stream.as_mut(), pos, head_len)?;
+        let cbytes = i32::from_le_bytes([head[12], head[13], head[14], head[15]]);
+        if cbytes < 16 || cbytes as u64 > avail {
+            return Err(Error::ReadBuffer);
+        }
+        Ok((pos, cbytes as usize))
+    }
+
+    /// Reads `buf.len()` bytes at stream position `pos`.
+    pub(crate) fn read_at(&mut self, pos: u64, buf: &mut [u8]) -> Result<()> {
+        self.stream.read_at(pos, buf)
     }
 
     /// Writes a chunk into free space; returns its offset for the index.

@@ -17,6 +17,7 @@ pub const MAX_VLMETALAYERS: usize = 8 * 1024;
 mod tests;
 
 pub mod cframe;
+mod lazy;
 pub mod sframe;
 
 use std::borrow::Cow;

@@ -8,6 +8,7 @@ use crate::constants::{MAX_OVERHEAD, SPECIAL_NAN, SPECIAL_UNINIT, SPECIAL_ZERO};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::frame::offsets::{self, Slot};
+use crate::frame::Frame;
 use crate::special::{special_chunk, Special};
 
 /// The validated header of a chunk handed in, and the chunk cut to its own length.
@@ -96,6 +97,34 @@ impl SuperChunk {
             _ => return Err(Error::Failure),
         };
         Ok((chunk, dctx))
+    }
+
+    /// Chunk `n` with what decoding its bytes `lo..hi` needs (file-backed contiguous frames
+    /// read only those blocks), and the decompression context.
+    pub(crate) fn chunk_range_with_dctx(
+        &mut self,
+        n: i64,
+        lo: usize,
+        hi: usize,
+    ) -> Result<(Cow<'_, [u8]>, &mut Context)> {
+        let idx = usize::try_from(n).map_err(|_| Error::InvalidParam)?;
+        let at = match &self.store {
+            Store::Frame(Frame::Contiguous(_), offs) if self.storage.urlpath.is_some() => {
+                match offs.get(idx).map(|&o| offsets::slot(o)) {
+                    Some(Ok(Slot::Stored(at))) => Some(at),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(at) = at else {
+            return self.chunk_with_dctx(n);
+        };
+        let SuperChunk { store, dctx, .. } = self;
+        let Store::Frame(Frame::Contiguous(f), _) = store else {
+            return Err(Error::Failure);
+        };
+        Ok((Cow::Owned(f.read_chunk_range(at, lo, hi)?), dctx))
     }
 
     /// Decompresses chunk `n` into `dest`; returns its uncompressed size.

@@ -89,7 +89,7 @@ impl SuperChunk {
         }
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
-            let (chunk, dctx) = self.chunk_with_dctx(n)?;
+            let (chunk, dctx) = self.chunk_range_with_dctx(n, off, off + len)?;
             let h = Header::parse(&chunk)?;
             let nb = nbytes_of(&chunk)?;
             let ts = usize::from(h.typesize);
@@ -99,9 +99,11 @@ impl SuperChunk {
             } else if !h.is_vl() && off % ts == 0 && len % ts == 0 && off + len <= nb {
                 dctx.getitem_bytes(&chunk, off as i32, len as i32, dst)?;
             } else {
+                drop(chunk);
+                let (whole, dctx) = self.chunk_with_dctx(n)?;
                 let mut tmp = vec![0u8; nb];
-                dctx.decompress(&chunk, &mut tmp)?;
-                dst.copy_from_slice(tmp.get(off..off + len).ok_or(Error::Data)?);
+                dctx.decompress(&whole, &mut tmp)?;
+                buf[at..at + len].copy_from_slice(tmp.get(off..off + len).ok_or(Error::Data)?);
             }
             at += len;
         }

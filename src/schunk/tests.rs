@@ -358,3 +358,66 @@ fn frames_followed_by_other_data_do_not_grow_over_it() {
     assert_eq!(decompressed(&mut re, 1), data(300, 2));
     let _ = std::fs::remove_file(&p);
 }
+
+#[test]
+fn slices_of_file_frames_read_only_needed_blocks_correctly() {
+    for (clevel, compcode, use_dict) in [(5u8, 0u8, false), (0, 0, false), (3, 5, true)] {
+        let p = tmpdir(&format!("lazy-{clevel}-{compcode}.b2frame"));
+        let mut st = storage(true, Some(&p));
+        st.cparams.clevel = clevel;
+        st.cparams.compcode = compcode;
+        st.cparams.use_dict = use_dict;
+        st.cparams.blocksize = 4096;
+        st.cparams.filters = [0, 0, 0, 0, 0, 1];
+        let mut sc = SuperChunk::new(st).expect("new");
+        let mut all = Vec::new();
+        for i in 0..3 {
+            let d = data(16384, 31 + i);
+            sc.append_buffer(&d).expect("append");
+            all.extend_from_slice(&d);
+        }
+        let mut seed = 12345u64;
+        for _ in 0..200 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let a = (seed >> 33) as i64 % (3 * 16384);
+            let b = (a + 1 + (seed >> 13) as i64 % 5000).min(3 * 16384);
+            let mut out = vec![0u8; ((b - a) * 4) as usize];
+            sc.get_slice(a, b, &mut out).expect("slice");
+            assert_eq!(
+                out,
+                &all[(a * 4) as usize..(b * 4) as usize],
+                "{a}..{b} clevel {clevel}"
+            );
+        }
+        let _ = std::fs::remove_file(&p);
+    }
+}
+
+#[test]
+fn range_reads_leave_other_blocks_unread() {
+    let p = tmpdir("lazy-blocks.b2frame");
+    let mut st = storage(true, Some(&p));
+    st.cparams.blocksize = 4096;
+    let mut sc = SuperChunk::new(st).expect("new");
+    sc.append_buffer(&data(16384, 77)).expect("append");
+    let full = sc.chunk(0).expect("chunk").into_owned();
+    let Store::Frame(crate::frame::Frame::Contiguous(f), offs) = &mut sc.store else {
+        panic!("expected a contiguous frame");
+    };
+    let part = f.read_chunk_range(offs[0] as u64, 0, 100).expect("range");
+    assert_eq!(part.len(), full.len());
+    assert_eq!(
+        &part[..32 + 16 * 4],
+        &full[..32 + 16 * 4],
+        "header and block starts"
+    );
+    let unread = part.iter().zip(&full).filter(|(a, b)| a != b).count();
+    assert!(
+        unread > full.len() / 2,
+        "most blocks left unread ({unread} of {})",
+        full.len()
+    );
+    let _ = std::fs::remove_file(&p);
+}
