@@ -2080,6 +2080,46 @@ int32_t blosc2_unshuffle(int32_t typesize,
                          void *dest);
 
 /**
+ * Stores the number of blocks of a VL-block chunk in `*nblocks`; 0 or a negative error.
+ *
+ * # Safety
+ * `src` must be readable for `srcsize` bytes and `nblocks` writable.
+ */
+BLOSC_EXPORT int blosc2_vlchunk_get_nblocks(const void *src, int32_t srcsize, int32_t *nblocks);
+
+/**
+ * Decompresses block `nblock` of a VL-block chunk into a new malloc'ed buffer stored in
+ * `*dest` (size in `*destsize`); returns the block size.
+ *
+ * # Safety
+ * `context` must be a live context, `src` readable for `srcsize` bytes, `dest` and
+ * `destsize` writable.
+ */
+BLOSC_EXPORT
+int blosc2_vldecompress_block_ctx(blosc2_context *context,
+                                  const void *src,
+                                  int32_t srcsize,
+                                  int32_t nblock,
+                                  uint8_t **dest,
+                                  int32_t *destsize);
+
+/**
+ * Decompresses every block of a VL-block chunk into new malloc'ed buffers stored in
+ * `dests[i]` (sizes in `destsizes[i]`); returns the number of blocks.
+ *
+ * # Safety
+ * `context` must be a live context, `src` readable for `srcsize` bytes, `dests` and
+ * `destsizes` writable for `maxblocks` entries.
+ */
+BLOSC_EXPORT
+int blosc2_vldecompress_ctx(blosc2_context *context,
+                            const void *src,
+                            int32_t srcsize,
+                            void **dests,
+                            int32_t *destsizes,
+                            int32_t maxblocks);
+
+/**
  * Nanoseconds between two timestamps.
  */
 BLOSC_EXPORT double blosc_elapsed_nsecs(blosc_timestamp_t start_time, blosc_timestamp_t end_time);

@@ -15,7 +15,6 @@ pub mod error;
 pub mod filters;
 pub mod global;
 pub mod registry;
-pub mod special;
 pub mod threads;
 
 pub use context::{CParams, Context, DParams};

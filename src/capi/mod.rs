@@ -11,5 +11,6 @@ pub mod global;
 pub mod names;
 pub mod special;
 pub mod types;
+pub mod vlblocks;
 
 mod ffi;

@@ -1,0 +1,152 @@
+//! Variable-length-block chunks: block count and decompression into malloc'ed blocks.
+
+use std::ffi::{c_int, c_void};
+
+use super::context::handle_ctx;
+use super::ffi::{bytes, guard, size};
+use super::types::blosc2_context;
+use crate::chunk::vl_nblocks;
+use crate::error::Error;
+
+/// A malloc'ed copy of `data` (C callers release it with `free`); NULL on allocation failure.
+fn malloc_copy(data: &[u8]) -> *mut u8 {
+    // SAFETY: malloc has no preconditions; a zero size still yields a freeable pointer.
+    let p = unsafe { libc::malloc(data.len().max(1)) }.cast::<u8>();
+    if !p.is_null() {
+        // SAFETY: `p` has room for `data.len()` bytes and does not overlap `data`.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len()) };
+    }
+    p
+}
+
+/// Stores the number of blocks of a VL-block chunk in `*nblocks`; 0 or a negative error.
+///
+/// # Safety
+/// `src` must be readable for `srcsize` bytes and `nblocks` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
+    src: *const c_void,
+    srcsize: i32,
+    nblocks: *mut i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: the caller guarantees the buffer size.
+        let Some(src) = (unsafe { bytes(src, size(srcsize)) }) else {
+            return Error::InvalidParam.code();
+        };
+        if nblocks.is_null() {
+            return Error::InvalidParam.code();
+        }
+        match vl_nblocks(src) {
+            Ok(n) => {
+                // SAFETY: checked non-NULL; the caller guarantees it is writable.
+                unsafe { *nblocks = n };
+                0
+            }
+            Err(e) => e.code(),
+        }
+    })
+}
+
+/// Decompresses every block of a VL-block chunk into new malloc'ed buffers stored in
+/// `dests[i]` (sizes in `destsizes[i]`); returns the number of blocks.
+///
+/// # Safety
+/// `context` must be a live context, `src` readable for `srcsize` bytes, `dests` and
+/// `destsizes` writable for `maxblocks` entries.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_vldecompress_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    dests: *mut *mut c_void,
+    destsizes: *mut i32,
+    maxblocks: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let (Some(h), Some(src)) = (unsafe { handle_ctx(context) }, unsafe {
+            bytes(src, size(srcsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        if h.ctx.is_compressor() || dests.is_null() || destsizes.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let n = match vl_nblocks(src) {
+            Ok(n) => n,
+            Err(e) => return e.code(),
+        };
+        if n > maxblocks {
+            return Error::InvalidParam.code();
+        }
+        let mut blocks = Vec::with_capacity(size(n));
+        for i in 0..n {
+            match h.ctx.vl_decompress_block(src, i) {
+                Ok(b) => blocks.push(b),
+                Err(e) => return e.code(),
+            }
+        }
+        let mut ptrs = Vec::with_capacity(blocks.len());
+        for b in &blocks {
+            let p = malloc_copy(b);
+            if p.is_null() {
+                // SAFETY: every pointer in `ptrs` came from malloc above.
+                ptrs.iter()
+                    .for_each(|&q: &*mut u8| unsafe { libc::free(q.cast()) });
+                return Error::MemoryAlloc.code();
+            }
+            ptrs.push(p);
+        }
+        for (i, (p, b)) in ptrs.iter().zip(&blocks).enumerate() {
+            // SAFETY: the caller guarantees `maxblocks` ≥ n writable entries in both arrays.
+            unsafe {
+                *dests.add(i) = p.cast();
+                *destsizes.add(i) = b.len() as i32;
+            }
+        }
+        n
+    })
+}
+
+/// Decompresses block `nblock` of a VL-block chunk into a new malloc'ed buffer stored in
+/// `*dest` (size in `*destsize`); returns the block size.
+///
+/// # Safety
+/// `context` must be a live context, `src` readable for `srcsize` bytes, `dest` and
+/// `destsize` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    nblock: i32,
+    dest: *mut *mut u8,
+    destsize: *mut i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let (Some(h), Some(src)) = (unsafe { handle_ctx(context) }, unsafe {
+            bytes(src, size(srcsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        if h.ctx.is_compressor() || dest.is_null() || destsize.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let block = match h.ctx.vl_decompress_block(src, nblock) {
+            Ok(b) => b,
+            Err(e) => return e.code(),
+        };
+        let p = malloc_copy(&block);
+        if p.is_null() {
+            return Error::MemoryAlloc.code();
+        }
+        // SAFETY: checked non-NULL; the caller guarantees they are writable.
+        unsafe {
+            *dest = p;
+            *destsize = block.len() as i32;
+        }
+        block.len() as c_int
+    })
+}
