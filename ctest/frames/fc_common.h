@@ -6,7 +6,7 @@
  * Header-only: every test program includes it once. The same sources build against our
  * headers/library (BLOSC2_VARIANT_OURS) and the reference c-blosc2 (BLOSC2_VARIANT_REFERENCE).
  * The cross, hostile-driver and benchmark programs include it too, but only use the parts
- * that do not call the library (FC_NO_LIBRARY).
+ * that do not call the library (FC_NO_LIBRARY). Include it before any system header.
  */
 #ifndef BLOSC2_FRAMES_FC_COMMON_H
 #define BLOSC2_FRAMES_FC_COMMON_H
