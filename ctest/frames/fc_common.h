@@ -230,7 +230,8 @@ static int fc_write_file(const char *path, const void *buf, size_t len) {
 /* ---- storage kinds -------------------------------------------------------------------- */
 
 enum { FC_SPARSE_MEM, FC_CFRAME_MEM, FC_CFRAME_FILE, FC_SFRAME_DIR, FC_NKINDS };
-static const char *fc_kind_names[] = {"sparse-mem", "cframe-mem", "cframe-file", "sframe-dir"};
+static const char *const fc_kind_names[] __attribute__((unused)) = {"sparse-mem", "cframe-mem",
+                                                                   "cframe-file", "sframe-dir"};
 
 static int fc_kind_contiguous(int kind) { return kind == FC_CFRAME_MEM || kind == FC_CFRAME_FILE; }
 static int fc_kind_on_disk(int kind) { return kind == FC_CFRAME_FILE || kind == FC_SFRAME_DIR; }
