@@ -455,14 +455,13 @@ int main(int argc, char **argv) {
       for (int c = 0; c < NCATS; c++)
         if (strcmp(argv[i], cat_names[c]) == 0) selected[c] = any_named = 1;
   }
-  if (!any_named)
-    for (int c = 0; c < NCATS; c++) {
 #ifdef BLOSC2_VARIANT_OURS
-      selected[c] = 1;
+  const int every_category = 1;
 #else
-      selected[c] = all || kRefCategories[c];
+  const int every_category = 0;
 #endif
-    }
+  if (!any_named)
+    for (int c = 0; c < NCATS; c++) selected[c] = every_category || all || kRefCategories[c];
   blosc2_init();
   fc_make_tmp("hostile");
   g_big = (uint8_t *)fc_malloc(BIG);
