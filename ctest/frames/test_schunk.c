@@ -173,6 +173,10 @@ static void operations(int kind) {
   CHECK_EQ(blosc2_schunk_frame_len(sc), kind == FC_SPARSE_MEM ? 0 : blosc2_schunk_frame_len(sc),
            "%s frame_len empty", k);
   index_errors(sc, kind);
+#ifdef BLOSC2_VARIANT_OURS
+  /* the reference crashes on a frame without chunks (SIGSEGV in decompressing the index) */
+  free(blosc2_frame_get_offsets(sc));
+#endif
 
   model_t m = {{0}, 0};
   /* append_buffer */
