@@ -148,6 +148,24 @@ fn mutated_chunks_never_panic_and_match_reference_codes() {
                             );
                         }
                     }
+                    let mut rg = vec![0u8; 64];
+                    let gwant = rf.getitem(&m, 1, 8, &mut rg);
+                    if let (Ok(k), true) = (gi, gi == gwant && helpers_cover(&m)) {
+                        assert!(
+                            g[..k] == rg[..k],
+                            "getitem data differ on {:02x?}",
+                            &m[..m.len().min(40)]
+                        );
+                    }
+                    if gwant != gi {
+                        let e = mismatches
+                            .entry(format!("getitem ours {gi:?} ref {gwant:?}"))
+                            .or_default();
+                        e.0 += 1;
+                        if e.1.is_empty() {
+                            e.1 = format!("len {} {:02x?}", m.len(), &m[..m.len().min(56)]);
+                        }
+                    }
                     if want != a {
                         let e = mismatches
                             .entry(format!("ours {a:?} ref {want:?}"))
