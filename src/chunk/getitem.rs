@@ -16,10 +16,11 @@ pub(crate) fn getitem(
     nitems: i32,
     dst: &mut [u8],
 ) -> Result<usize> {
-    let h = Header::parse(src)?;
+    let h = Header::parse_fields(src)?;
     if h.is_vl() {
         return Err(Error::InvalidParam);
     }
+    h.check_source(src.len())?;
     if nitems == 0 {
         return Ok(0);
     }
