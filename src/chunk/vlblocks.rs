@@ -18,13 +18,13 @@ struct VlChunk<'a> {
 
 impl<'a> VlChunk<'a> {
     fn new(h: Header, src: &'a [u8]) -> Result<VlChunk<'a>> {
-        if h.nbytes < 0 {
-            return Err(Error::InvalidHeader);
-        }
         let nblocks = h.blocksize as usize;
         let bstarts_end = EXTENDED_HEADER_LENGTH + 4 * nblocks;
         if src.len() < bstarts_end {
             return Err(Error::ReadBuffer);
+        }
+        if h.nbytes < 0 {
+            return Err(Error::InvalidHeader);
         }
         let dict = if h.uses_dict() {
             Some(read_dict(&h, src, bstarts_end)?)
