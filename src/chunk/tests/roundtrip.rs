@@ -320,6 +320,16 @@ fn parameter_errors() {
     });
     c.compress(&src, &mut dst).unwrap();
     assert_eq!(c.cparams().blocksize, 1000);
+    // A reused context takes new parameters and can switch roles.
+    c.set_cparams(CParams {
+        clevel: 0,
+        ..lz4(4)
+    });
+    assert_eq!(c.compress(&src, &mut dst), Ok(1032));
+    c.set_dparams(DParams::default());
+    let mut back = vec![0u8; 1000];
+    assert_eq!(c.decompress(&dst[..1032], &mut back), Ok(1000));
+    assert_eq!(back, src);
 }
 
 /// Chunks the reference writes with a trained dictionary (zstd, lz4, lz4hc) decode here.
