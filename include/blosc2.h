@@ -1221,223 +1221,9 @@ typedef struct blosc2_storage {
 } blosc2_storage;
 
 /**
- * I/O backend: close a stream; returns 0 on success.
- */
-typedef int (*blosc2_close_cb)(void *stream);
-
-/**
- * User codec encoder: compresses `input` into `output`; returns the compressed size,
- * 0 if it does not fit, or a negative error.
- */
-typedef int (*blosc2_codec_encoder_cb)(const uint8_t *input,
-                                       int32_t input_len,
-                                       uint8_t *output,
-                                       int32_t output_len,
-                                       uint8_t meta,
-                                       struct blosc2_cparams *cparams,
-                                       const void *chunk);
-
-/**
- * User codec decoder: decompresses `input` into `output`; returns the decompressed size
- * or a negative error.
- */
-typedef int (*blosc2_codec_decoder_cb)(const uint8_t *input,
-                                       int32_t input_len,
-                                       uint8_t *output,
-                                       int32_t output_len,
-                                       uint8_t meta,
-                                       struct blosc2_dparams *dparams,
-                                       const void *chunk);
-
-/**
- * A user codec.
- */
-typedef struct blosc2_codec {
-  /**
-   * Codec id (user codecs use 160..=255).
-   */
-  uint8_t compcode;
-  /**
-   * Codec name.
-   */
-  char *compname;
-  /**
-   * Library code of the codec.
-   */
-  uint8_t complib;
-  /**
-   * Version of the codec format.
-   */
-  uint8_t version;
-  /**
-   * Compression function.
-   */
-  blosc2_codec_encoder_cb encoder;
-  /**
-   * Decompression function.
-   */
-  blosc2_codec_decoder_cb decoder;
-} blosc2_codec;
-
-/**
- * I/O backend: release the backend parameters; returns 0 on success.
- */
-typedef int (*blosc2_destroy_cb)(void *params);
-
-/**
- * User filter, forward direction: (src, dest, size, meta, cparams, filter id); returns 0 on
- * success.
- */
-typedef int (*blosc2_filter_forward_cb)(const uint8_t*,
-                                        uint8_t*,
-                                        int32_t,
-                                        uint8_t,
-                                        struct blosc2_cparams*,
-                                        uint8_t);
-
-/**
- * User filter, backward direction: (src, dest, size, meta, dparams, filter id); returns 0
- * on success.
- */
-typedef int (*blosc2_filter_backward_cb)(const uint8_t*,
-                                         uint8_t*,
-                                         int32_t,
-                                         uint8_t,
-                                         struct blosc2_dparams*,
-                                         uint8_t);
-
-/**
- * A user filter.
- */
-typedef struct blosc2_filter {
-  /**
-   * Filter id (user filters use 160..=255).
-   */
-  uint8_t id;
-  /**
-   * Filter name.
-   */
-  char *name;
-  /**
-   * Version of the filter format.
-   */
-  uint8_t version;
-  /**
-   * Function applied when compressing.
-   */
-  blosc2_filter_forward_cb forward;
-  /**
-   * Function applied when decompressing.
-   */
-  blosc2_filter_backward_cb backward;
-} blosc2_filter;
-
-/**
  * The frame (contiguous or sparse serialisation) behind a super-chunk (opaque).
  */
 typedef struct blosc2_frame_s blosc2_frame;
-
-/**
- * Instrumentation record produced by a codec when `instr_codec` is set.
- */
-typedef struct blosc2_instr {
-  /**
-   * Compression ratio of the block.
-   */
-  float cratio;
-  /**
-   * Compression speed.
-   */
-  float cspeed;
-  /**
-   * Speed of the filter pipeline.
-   */
-  float filter_speed;
-  /**
-   * Flags of the block.
-   */
-  uint8_t flags[4];
-} blosc2_instr;
-
-/**
- * I/O backend: open `urlpath` with an `fopen`-like `mode`; returns a stream or NULL.
- */
-typedef void *(*blosc2_open_cb)(const char *urlpath, const char *mode, void *params);
-
-/**
- * I/O backend: size of the stream in bytes, or a negative value on error.
- */
-typedef int64_t (*blosc2_size_cb)(void *stream);
-
-/**
- * I/O backend: write `nitems` items of `size` bytes at `position`; returns the items written.
- */
-typedef int64_t (*blosc2_write_cb)(const void *ptr,
-                                   int64_t size,
-                                   int64_t nitems,
-                                   int64_t position,
-                                   void *stream);
-
-/**
- * I/O backend: read `nitems` items of `size` bytes at `position` into (or, for backends that
- * need no allocation, point `*ptr` at) the data; returns the items read.
- */
-typedef int64_t (*blosc2_read_cb)(void **ptr,
-                                  int64_t size,
-                                  int64_t nitems,
-                                  int64_t position,
-                                  void *stream);
-
-/**
- * I/O backend: truncate (or extend) the stream to `size` bytes; returns 0 on success.
- */
-typedef int (*blosc2_truncate_cb)(void *stream, int64_t size);
-
-/**
- * An I/O backend: the callbacks frames use to reach their storage.
- */
-typedef struct blosc2_io_cb {
-  /**
-   * Backend id (user backends use 160..=255).
-   */
-  uint8_t id;
-  /**
-   * Backend name.
-   */
-  char *name;
-  /**
-   * Whether `read` needs a caller-allocated buffer (false: it returns a pointer).
-   */
-  bool is_allocation_necessary;
-  /**
-   * Opens a stream.
-   */
-  blosc2_open_cb open;
-  /**
-   * Closes a stream.
-   */
-  blosc2_close_cb close;
-  /**
-   * Returns the size of a stream.
-   */
-  blosc2_size_cb size;
-  /**
-   * Writes to a stream.
-   */
-  blosc2_write_cb write;
-  /**
-   * Reads from a stream.
-   */
-  blosc2_read_cb read;
-  /**
-   * Truncates a stream.
-   */
-  blosc2_truncate_cb truncate;
-  /**
-   * Releases the backend parameters.
-   */
-  blosc2_destroy_cb destroy;
-} blosc2_io_cb;
 
 /**
  * A named blob of user metadata attached to a super-chunk.
@@ -1595,6 +1381,220 @@ typedef struct blosc2_schunk {
 } blosc2_schunk;
 
 /**
+ * I/O backend: open `urlpath` with an `fopen`-like `mode`; returns a stream or NULL.
+ */
+typedef void *(*blosc2_open_cb)(const char *urlpath, const char *mode, void *params);
+
+/**
+ * I/O backend: close a stream; returns 0 on success.
+ */
+typedef int (*blosc2_close_cb)(void *stream);
+
+/**
+ * I/O backend: size of the stream in bytes, or a negative value on error.
+ */
+typedef int64_t (*blosc2_size_cb)(void *stream);
+
+/**
+ * I/O backend: write `nitems` items of `size` bytes at `position`; returns the items written.
+ */
+typedef int64_t (*blosc2_write_cb)(const void *ptr,
+                                   int64_t size,
+                                   int64_t nitems,
+                                   int64_t position,
+                                   void *stream);
+
+/**
+ * I/O backend: read `nitems` items of `size` bytes at `position` into (or, for backends that
+ * need no allocation, point `*ptr` at) the data; returns the items read.
+ */
+typedef int64_t (*blosc2_read_cb)(void **ptr,
+                                  int64_t size,
+                                  int64_t nitems,
+                                  int64_t position,
+                                  void *stream);
+
+/**
+ * I/O backend: truncate (or extend) the stream to `size` bytes; returns 0 on success.
+ */
+typedef int (*blosc2_truncate_cb)(void *stream, int64_t size);
+
+/**
+ * I/O backend: release the backend parameters; returns 0 on success.
+ */
+typedef int (*blosc2_destroy_cb)(void *params);
+
+/**
+ * An I/O backend: the callbacks frames use to reach their storage.
+ */
+typedef struct blosc2_io_cb {
+  /**
+   * Backend id (user backends use 160..=255).
+   */
+  uint8_t id;
+  /**
+   * Backend name.
+   */
+  char *name;
+  /**
+   * Whether `read` needs a caller-allocated buffer (false: it returns a pointer).
+   */
+  bool is_allocation_necessary;
+  /**
+   * Opens a stream.
+   */
+  blosc2_open_cb open;
+  /**
+   * Closes a stream.
+   */
+  blosc2_close_cb close;
+  /**
+   * Returns the size of a stream.
+   */
+  blosc2_size_cb size;
+  /**
+   * Writes to a stream.
+   */
+  blosc2_write_cb write;
+  /**
+   * Reads from a stream.
+   */
+  blosc2_read_cb read;
+  /**
+   * Truncates a stream.
+   */
+  blosc2_truncate_cb truncate;
+  /**
+   * Releases the backend parameters.
+   */
+  blosc2_destroy_cb destroy;
+} blosc2_io_cb;
+
+/**
+ * User codec encoder: compresses `input` into `output`; returns the compressed size,
+ * 0 if it does not fit, or a negative error.
+ */
+typedef int (*blosc2_codec_encoder_cb)(const uint8_t *input,
+                                       int32_t input_len,
+                                       uint8_t *output,
+                                       int32_t output_len,
+                                       uint8_t meta,
+                                       struct blosc2_cparams *cparams,
+                                       const void *chunk);
+
+/**
+ * User codec decoder: decompresses `input` into `output`; returns the decompressed size
+ * or a negative error.
+ */
+typedef int (*blosc2_codec_decoder_cb)(const uint8_t *input,
+                                       int32_t input_len,
+                                       uint8_t *output,
+                                       int32_t output_len,
+                                       uint8_t meta,
+                                       struct blosc2_dparams *dparams,
+                                       const void *chunk);
+
+/**
+ * A user codec.
+ */
+typedef struct blosc2_codec {
+  /**
+   * Codec id (user codecs use 160..=255).
+   */
+  uint8_t compcode;
+  /**
+   * Codec name.
+   */
+  char *compname;
+  /**
+   * Library code of the codec.
+   */
+  uint8_t complib;
+  /**
+   * Version of the codec format.
+   */
+  uint8_t version;
+  /**
+   * Compression function.
+   */
+  blosc2_codec_encoder_cb encoder;
+  /**
+   * Decompression function.
+   */
+  blosc2_codec_decoder_cb decoder;
+} blosc2_codec;
+
+/**
+ * User filter, forward direction: (src, dest, size, meta, cparams, filter id); returns 0 on
+ * success.
+ */
+typedef int (*blosc2_filter_forward_cb)(const uint8_t*,
+                                        uint8_t*,
+                                        int32_t,
+                                        uint8_t,
+                                        struct blosc2_cparams*,
+                                        uint8_t);
+
+/**
+ * User filter, backward direction: (src, dest, size, meta, dparams, filter id); returns 0
+ * on success.
+ */
+typedef int (*blosc2_filter_backward_cb)(const uint8_t*,
+                                         uint8_t*,
+                                         int32_t,
+                                         uint8_t,
+                                         struct blosc2_dparams*,
+                                         uint8_t);
+
+/**
+ * A user filter.
+ */
+typedef struct blosc2_filter {
+  /**
+   * Filter id (user filters use 160..=255).
+   */
+  uint8_t id;
+  /**
+   * Filter name.
+   */
+  char *name;
+  /**
+   * Version of the filter format.
+   */
+  uint8_t version;
+  /**
+   * Function applied when compressing.
+   */
+  blosc2_filter_forward_cb forward;
+  /**
+   * Function applied when decompressing.
+   */
+  blosc2_filter_backward_cb backward;
+} blosc2_filter;
+
+/**
+ * Instrumentation record produced by a codec when `instr_codec` is set.
+ */
+typedef struct blosc2_instr {
+  /**
+   * Compression ratio of the block.
+   */
+  float cratio;
+  /**
+   * Compression speed.
+   */
+  float cspeed;
+  /**
+   * Speed of the filter pipeline.
+   */
+  float filter_speed;
+  /**
+   * Flags of the block.
+   */
+  uint8_t flags[4];
+} blosc2_instr;
+
+/**
  * A tuner: a plugin that picks block sizes and compression parameters as data flows.
  */
 typedef struct blosc2_tuner {
@@ -1739,7 +1739,8 @@ int32_t blosc2_bitshuffle(int32_t typesize,
                           void *dest);
 
 /**
- * Reverses [`blosc2_bitshuffle`]; returns `blocksize`.
+ * Reverses [`blosc2_bitshuffle`]; returns `blocksize` (-1 for a negative size, as in the
+ * reference).
  *
  * # Safety
  * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
@@ -1932,6 +1933,14 @@ int blosc2_decompress_ctx(blosc2_context *context,
 BLOSC_EXPORT void blosc2_destroy(void);
 
 /**
+ * A malloc'd copy of the frame's chunk index (`nchunks` entries); NULL without a frame.
+ *
+ * # Safety
+ * `schunk` must be NULL or live.
+ */
+BLOSC_EXPORT int64_t *blosc2_frame_get_offsets(struct blosc2_schunk *schunk);
+
+/**
  * Frees a context (NULL is ignored).
  *
  * # Safety
@@ -1980,9 +1989,27 @@ BLOSC_EXPORT struct blosc2_storage blosc2_get_blosc2_storage_defaults(void);
 BLOSC_EXPORT int blosc2_get_complib_info(const char *compname, char **complib, char **version);
 
 /**
+ * The backend registered under `id`; NULL when unknown or before `blosc2_init`.
+ */
+BLOSC_EXPORT struct blosc2_io_cb *blosc2_get_io_cb(uint8_t id);
+
+/**
  * The global number of threads.
  */
 BLOSC_EXPORT int16_t blosc2_get_nthreads(void);
+
+/**
+ * The indices of the chunks a slice touches, in a malloc'd `*chunks_idx`; returns their
+ * number. `start`/`stop` are item positions (one dimension).
+ *
+ * # Safety
+ * `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.
+ */
+BLOSC_EXPORT
+int64_t blosc2_get_slice_nchunks(struct blosc2_schunk *schunk,
+                                 int64_t *start,
+                                 int64_t *stop,
+                                 int64_t **chunks_idx);
 
 /**
  * The library version, "3.3.5".
@@ -2046,6 +2073,407 @@ BLOSC_EXPORT void blosc2_init(void);
 BLOSC_EXPORT const char *blosc2_list_compressors(void);
 
 /**
+ * Adds a fixed-length metalayer; returns its index.
+ *
+ * # Safety
+ * `schunk` must be live, `name` NUL-terminated and `content` readable for `content_len`.
+ */
+BLOSC_EXPORT
+int blosc2_meta_add(struct blosc2_schunk *schunk,
+                    const char *name,
+                    uint8_t *content,
+                    int32_t content_len);
+
+/**
+ * Replaces the content of a fixed-length metalayer; returns its index.
+ *
+ * # Safety
+ * As for `blosc2_meta_add`.
+ */
+BLOSC_EXPORT
+int blosc2_meta_update(struct blosc2_schunk *schunk,
+                       const char *name,
+                       uint8_t *content,
+                       int32_t content_len);
+
+/**
+ * Flat index of `index` (`ndim` coordinates) in a layout with `strides`.
+ *
+ * # Safety
+ * `index` and `strides` readable for `ndim` items; `i` writable.
+ */
+BLOSC_EXPORT
+void blosc2_multidim_to_unidim(const int64_t *index,
+                               int8_t ndim,
+                               const int64_t *strides,
+                               int64_t *i);
+
+/**
+ * Registers a user I/O backend (id 160..=255); 0, `-30` for a bad id, a taken id or name,
+ * or a full table, `-12` for NULL.
+ *
+ * # Safety
+ * `io` must be NULL or a valid `blosc2_io_cb` with a NUL-terminated name.
+ */
+BLOSC_EXPORT int blosc2_register_io_cb(const struct blosc2_io_cb *io);
+
+/**
+ * Removes a directory and everything in it; 0, or `-31`.
+ *
+ * # Safety
+ * `path` must be a NUL-terminated string.
+ */
+BLOSC_EXPORT int blosc2_remove_dir(const char *path);
+
+/**
+ * Removes a file or a directory tree; 0 (also when nothing is there), or `-31`.
+ *
+ * # Safety
+ * `path` must be NULL or a NUL-terminated string.
+ */
+BLOSC_EXPORT int blosc2_remove_urlpath(const char *path);
+
+/**
+ * Renames a file or directory; 0, or `-1`.
+ *
+ * # Safety
+ * Both arguments must be NUL-terminated strings.
+ */
+BLOSC_EXPORT int blosc2_rename_urlpath(char *old_urlpath, char *new_path);
+
+/**
+ * Compresses `nbytes` bytes from `src` and appends them; returns the new number of chunks.
+ *
+ * # Safety
+ * `schunk` must be live and `src` readable for `nbytes` bytes.
+ */
+BLOSC_EXPORT
+int64_t blosc2_schunk_append_buffer(struct blosc2_schunk *schunk,
+                                    const void *src,
+                                    int32_t nbytes);
+
+/**
+ * Appends a compressed chunk; returns the new number of chunks or a negative code.
+ *
+ * # Safety
+ * `schunk` must be live; `chunk` a whole chunk (malloc'd when `copy` is false).
+ */
+BLOSC_EXPORT
+int64_t blosc2_schunk_append_chunk(struct blosc2_schunk *schunk,
+                                   uint8_t *chunk,
+                                   bool copy);
+
+/**
+ * Appends the super-chunk as a contiguous frame at the end of a file; returns the offset
+ * where it starts.
+ *
+ * # Safety
+ * `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
+ */
+BLOSC_EXPORT int64_t blosc2_schunk_append_file(struct blosc2_schunk *schunk, const char *urlpath);
+
+/**
+ * Chooses whether freeing the super-chunk leaves its in-memory frame buffer alive.
+ *
+ * # Safety
+ * `schunk` must be a live super-chunk.
+ */
+BLOSC_EXPORT
+void blosc2_schunk_avoid_cframe_free(struct blosc2_schunk *schunk,
+                                     bool avoid_cframe_free);
+
+/**
+ * A deep copy of `schunk` into new storage; NULL on error.
+ *
+ * # Safety
+ * `schunk` must be a live super-chunk and `storage` NULL or valid.
+ */
+BLOSC_EXPORT
+struct blosc2_schunk *blosc2_schunk_copy(struct blosc2_schunk *schunk,
+                                         struct blosc2_storage *storage);
+
+/**
+ * Decompresses chunk `nchunk` into `dest` (`nbytes` long); returns its size.
+ *
+ * # Safety
+ * `schunk` must be live and `dest` writable for `nbytes` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_decompress_chunk(struct blosc2_schunk *schunk,
+                                   int64_t nchunk,
+                                   void *dest,
+                                   int32_t nbytes);
+
+/**
+ * Removes chunk `nchunk`; returns the new number of chunks.
+ *
+ * # Safety
+ * `schunk` must be live.
+ */
+BLOSC_EXPORT int64_t blosc2_schunk_delete_chunk(struct blosc2_schunk *schunk, int64_t nchunk);
+
+/**
+ * Fills an empty super-chunk with `nitems` items of a special value; returns the number
+ * of chunks.
+ *
+ * # Safety
+ * `schunk` must be live.
+ */
+BLOSC_EXPORT
+int64_t blosc2_schunk_fill_special(struct blosc2_schunk *schunk,
+                                   int64_t nitems,
+                                   int special_value,
+                                   int32_t chunksize);
+
+/**
+ * The length of the frame, or `cbytes + 8 * nchunks` without one.
+ *
+ * # Safety
+ * `schunk` must be live.
+ */
+BLOSC_EXPORT int64_t blosc2_schunk_frame_len(struct blosc2_schunk *schunk);
+
+/**
+ * Frees a super-chunk (data on disk stays); 0.
+ *
+ * # Safety
+ * `schunk` must be NULL or a live super-chunk, not used afterwards.
+ */
+BLOSC_EXPORT int blosc2_schunk_free(struct blosc2_schunk *schunk);
+
+/**
+ * A super-chunk over an in-memory contiguous frame: a copy, or (`copy` false) the
+ * caller's malloc'd buffer itself, which the super-chunk may grow and which is freed
+ * with it only after `blosc2_schunk_avoid_cframe_free(schunk, false)`.
+ *
+ * # Safety
+ * `cframe` must be readable for `len` bytes (and malloc'd when `copy` is false).
+ */
+BLOSC_EXPORT
+struct blosc2_schunk *blosc2_schunk_from_buffer(uint8_t *cframe,
+                                                int64_t len,
+                                                bool copy);
+
+/**
+ * Points `*chunk` at chunk `nchunk` (a malloc'd copy when `*needs_free` is set); returns
+ * its compressed size.
+ *
+ * # Safety
+ * `schunk` must be live; `chunk` and `needs_free` writable.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_get_chunk(struct blosc2_schunk *schunk,
+                            int64_t nchunk,
+                            uint8_t **chunk,
+                            bool *needs_free);
+
+/**
+ * A calloc'd copy of the compression parameters (caller frees); 0.
+ *
+ * # Safety
+ * `schunk` must be live and `cparams` writable.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_get_cparams(struct blosc2_schunk *schunk,
+                              struct blosc2_cparams **cparams);
+
+/**
+ * A calloc'd copy of the decompression parameters (caller frees); 0.
+ *
+ * # Safety
+ * `schunk` must be live and `dparams` writable.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_get_dparams(struct blosc2_schunk *schunk,
+                              struct blosc2_dparams **dparams);
+
+/**
+ * Like `blosc2_schunk_get_chunk` (chunks come back whole, never lazy).
+ *
+ * # Safety
+ * As for `blosc2_schunk_get_chunk`.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_get_lazychunk(struct blosc2_schunk *schunk,
+                                int64_t nchunk,
+                                uint8_t **chunk,
+                                bool *needs_free);
+
+/**
+ * Decompresses items `start..stop` into `buffer`; 0 or a negative code.
+ *
+ * # Safety
+ * `schunk` must be live and `buffer` writable for `(stop - start) * typesize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_get_slice_buffer(struct blosc2_schunk *schunk,
+                                   int64_t start,
+                                   int64_t stop,
+                                   void *buffer);
+
+/**
+ * Gathers the items at `coords` into `buffer`; 0 or a negative code.
+ *
+ * # Safety
+ * `schunk` must be live, `coords` readable for `ncoords` items and `buffer` writable for
+ * `ncoords * typesize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_get_sparse_buffer(struct blosc2_schunk *schunk,
+                                    int64_t ncoords,
+                                    const int64_t *coords,
+                                    void *buffer);
+
+/**
+ * Decodes block `nblock` of VL-block chunk `nchunk` into a malloc'd `*dest`; returns its
+ * size.
+ *
+ * # Safety
+ * `schunk` must be live; `dest` and `destsize` writable.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_get_vlblock(struct blosc2_schunk *schunk,
+                              int64_t nchunk,
+                              int32_t nblock,
+                              uint8_t **dest,
+                              int32_t *destsize);
+
+/**
+ * Inserts a compressed chunk at `nchunk`; returns the new number of chunks.
+ *
+ * # Safety
+ * As for `blosc2_schunk_append_chunk`.
+ */
+BLOSC_EXPORT
+int64_t blosc2_schunk_insert_chunk(struct blosc2_schunk *schunk,
+                                   int64_t nchunk,
+                                   uint8_t *chunk,
+                                   bool copy);
+
+/**
+ * Takes the frame's exclusive lock (re-entrant); 0 or `-37`.
+ *
+ * # Safety
+ * `schunk` must be live.
+ */
+BLOSC_EXPORT int blosc2_schunk_lock(struct blosc2_schunk *schunk);
+
+/**
+ * Creates a super-chunk; NULL on error.
+ *
+ * # Safety
+ * `storage` must be NULL or a valid `blosc2_storage`.
+ */
+BLOSC_EXPORT struct blosc2_schunk *blosc2_schunk_new(struct blosc2_storage *storage);
+
+/**
+ * Opens a frame file or sparse-frame directory; NULL on error.
+ *
+ * # Safety
+ * `urlpath` must be a NUL-terminated string.
+ */
+BLOSC_EXPORT struct blosc2_schunk *blosc2_schunk_open(const char *urlpath);
+
+/**
+ * Opens the frame starting at byte `offset` of a file; NULL on error.
+ *
+ * # Safety
+ * `urlpath` must be a NUL-terminated string.
+ */
+BLOSC_EXPORT struct blosc2_schunk *blosc2_schunk_open_offset(const char *urlpath, int64_t offset);
+
+/**
+ * Opens the frame at `offset` through the I/O backend `udio`; NULL on error.
+ *
+ * # Safety
+ * `urlpath` must be a NUL-terminated string and `udio` NULL or valid.
+ */
+BLOSC_EXPORT
+struct blosc2_schunk *blosc2_schunk_open_offset_udio(const char *urlpath,
+                                                     int64_t offset,
+                                                     const struct blosc2_io *udio);
+
+/**
+ * Opens a frame through the I/O backend `udio`; NULL on error.
+ *
+ * # Safety
+ * `urlpath` must be a NUL-terminated string and `udio` NULL or valid.
+ */
+BLOSC_EXPORT
+struct blosc2_schunk *blosc2_schunk_open_udio(const char *urlpath,
+                                              const struct blosc2_io *udio);
+
+/**
+ * Re-reads a file-backed frame changed by another handle; 1 when it changed, 0 when not.
+ *
+ * # Safety
+ * `schunk` must be NULL or live.
+ */
+BLOSC_EXPORT int blosc2_schunk_refresh(struct blosc2_schunk *schunk);
+
+/**
+ * Permutes the chunks: new chunk `i` is old chunk `offsets_order[i]`; 0 or `-3`.
+ *
+ * # Safety
+ * `schunk` must be live and `offsets_order` readable for `nchunks` items.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_reorder_offsets(struct blosc2_schunk *schunk,
+                                  int64_t *offsets_order);
+
+/**
+ * Overwrites items `start..stop` with `buffer`; 0 or a negative code.
+ *
+ * # Safety
+ * `schunk` must be live and `buffer` readable for `(stop - start) * typesize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_schunk_set_slice_buffer(struct blosc2_schunk *schunk,
+                                   int64_t start,
+                                   int64_t stop,
+                                   void *buffer);
+
+/**
+ * The super-chunk as a contiguous frame: the live buffer of an in-memory frame
+ * (`*needs_free` false) or a malloc'd copy; returns its length.
+ *
+ * # Safety
+ * `schunk` must be live; `cframe` and `needs_free` writable.
+ */
+BLOSC_EXPORT
+int64_t blosc2_schunk_to_buffer(struct blosc2_schunk *schunk,
+                                uint8_t **cframe,
+                                bool *needs_free);
+
+/**
+ * Writes the super-chunk as a contiguous frame file; returns the bytes written.
+ *
+ * # Safety
+ * `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
+ */
+BLOSC_EXPORT int64_t blosc2_schunk_to_file(struct blosc2_schunk *schunk, const char *urlpath);
+
+/**
+ * Releases the frame's lock; 0 or `-37`.
+ *
+ * # Safety
+ * `schunk` must be live.
+ */
+BLOSC_EXPORT int blosc2_schunk_unlock(struct blosc2_schunk *schunk);
+
+/**
+ * Replaces chunk `nchunk`; returns the number of chunks.
+ *
+ * # Safety
+ * As for `blosc2_schunk_append_chunk`.
+ */
+BLOSC_EXPORT
+int64_t blosc2_schunk_update_chunk(struct blosc2_schunk *schunk,
+                                   int64_t nchunk,
+                                   uint8_t *chunk,
+                                   bool copy);
+
+/**
  * Turns the global DELTA filter on (non-zero) or off.
  */
 BLOSC_EXPORT void blosc2_set_delta(int dodelta);
@@ -2066,6 +2494,18 @@ int32_t blosc2_shuffle(int32_t typesize,
                        int32_t blocksize,
                        const void *src,
                        void *dest);
+
+/**
+ * C-order coordinates of flat position `i` in an array of `shape` (`ndim` dimensions).
+ *
+ * # Safety
+ * `shape` readable and `index` writable for `ndim` items.
+ */
+BLOSC_EXPORT
+void blosc2_unidim_to_multidim(uint8_t ndim,
+                               int64_t *shape,
+                               int64_t i,
+                               int64_t *index);
 
 /**
  * Reverses [`blosc2_shuffle`]; returns `blocksize`.
@@ -2118,6 +2558,70 @@ int blosc2_vldecompress_ctx(blosc2_context *context,
                             void **dests,
                             int32_t *destsizes,
                             int32_t maxblocks);
+
+/**
+ * Adds a variable-length metalayer (compressed with `cparams`, defaults when NULL);
+ * returns its index.
+ *
+ * # Safety
+ * As for `blosc2_meta_add`; `cparams` NULL or valid.
+ */
+BLOSC_EXPORT
+int blosc2_vlmeta_add(struct blosc2_schunk *schunk,
+                      const char *name,
+                      uint8_t *content,
+                      int32_t content_len,
+                      struct blosc2_cparams *cparams);
+
+/**
+ * Deletes a variable-length metalayer; returns how many remain.
+ *
+ * # Safety
+ * `schunk` must be live and `name` NUL-terminated.
+ */
+BLOSC_EXPORT int blosc2_vlmeta_delete(struct blosc2_schunk *schunk, const char *name);
+
+/**
+ * Index of a variable-length metalayer; `-16` when absent.
+ *
+ * # Safety
+ * `schunk` must be live and `name` NUL-terminated.
+ */
+BLOSC_EXPORT int blosc2_vlmeta_exists(struct blosc2_schunk *schunk, const char *name);
+
+/**
+ * A malloc'd decompressed copy of a variable-length metalayer; returns its index.
+ *
+ * # Safety
+ * `schunk` must be live, `name` NUL-terminated, `content` and `content_len` writable.
+ */
+BLOSC_EXPORT
+int blosc2_vlmeta_get(struct blosc2_schunk *schunk,
+                      const char *name,
+                      uint8_t **content,
+                      int32_t *content_len);
+
+/**
+ * Stores pointers to the names of the variable-length metalayers in `names` (room for
+ * `nvlmetalayers` entries is the caller's business); returns their number.
+ *
+ * # Safety
+ * `schunk` must be live and `names` writable for `nvlmetalayers` pointers.
+ */
+BLOSC_EXPORT int blosc2_vlmeta_get_names(struct blosc2_schunk *schunk, char **names);
+
+/**
+ * Replaces a variable-length metalayer; returns its index.
+ *
+ * # Safety
+ * As for `blosc2_vlmeta_add`.
+ */
+BLOSC_EXPORT
+int blosc2_vlmeta_update(struct blosc2_schunk *schunk,
+                         const char *name,
+                         uint8_t *content,
+                         int32_t content_len,
+                         struct blosc2_cparams *cparams);
 
 /**
  * Nanoseconds between two timestamps.

@@ -13,8 +13,12 @@ pub mod constants;
 pub mod context;
 pub mod error;
 pub mod filters;
+pub mod frame;
 pub mod global;
+pub mod io;
 pub mod registry;
+pub mod schunk;
+pub mod special;
 pub mod threads;
 
 pub use context::{CParams, Context, DParams};

@@ -104,6 +104,135 @@ typedef struct blosc2_stdio_params {
   bool locking;
 } blosc2_stdio_params;
 
+/**
+ * Closes a stream from `blosc2_stdio_open`; the `fclose` result, or -1 for NULL.
+ *
+ * # Safety
+ * `stream` must be NULL or a live stream from `blosc2_stdio_open`.
+ */
+BLOSC_EXPORT int blosc2_stdio_close(void *stream);
+
+/**
+ * Releases backend parameters (nothing to do for this backend); 0.
+ */
+BLOSC_EXPORT int blosc2_stdio_destroy(void *params);
+
+/**
+ * Closes a stream (the mapping stays until `blosc2_stdio_mmap_destroy`); 0.
+ */
+BLOSC_EXPORT int blosc2_stdio_mmap_close(void *stream);
+
+/**
+ * Unmaps and closes the file (trimming it to its size), freeing the block when it was
+ * heap-allocated (`needs_free`); 0 or -1.
+ *
+ * # Safety
+ * `params` must be NULL or a block from `blosc2_stdio_mmap_open`, unused afterwards.
+ */
+BLOSC_EXPORT int blosc2_stdio_mmap_destroy(void *params);
+
+/**
+ * Opens and maps `urlpath` in the mode of the `blosc2_stdio_mmap` block `params`
+ * ("r", "r+", "w+" or "c"); returns `params`, or NULL.
+ *
+ * # Safety
+ * `urlpath` must be a NUL-terminated string and `params` a valid block.
+ */
+BLOSC_EXPORT void *blosc2_stdio_mmap_open(const char *urlpath, const char *mode, void *params);
+
+/**
+ * Points `*ptr` at `nitems` items of `size` bytes at `position` inside the mapping;
+ * the items available (0 on error).
+ *
+ * # Safety
+ * `ptr` must be writable and `stream` an open block.
+ */
+BLOSC_EXPORT
+int64_t blosc2_stdio_mmap_read(void **ptr,
+                               int64_t size,
+                               int64_t nitems,
+                               int64_t position,
+                               void *stream);
+
+/**
+ * The size of the mapped file, or -1.
+ *
+ * # Safety
+ * `stream` must be NULL or an open block.
+ */
+BLOSC_EXPORT int64_t blosc2_stdio_mmap_size(void *stream);
+
+/**
+ * Sets the file size; 0 or -1.
+ *
+ * # Safety
+ * `stream` must be an open block.
+ */
+BLOSC_EXPORT int blosc2_stdio_mmap_truncate(void *stream, int64_t size);
+
+/**
+ * Writes `nitems` items of `size` bytes at `position`; the items written (0 on error).
+ *
+ * # Safety
+ * `ptr` must be readable for `size * nitems` bytes and `stream` an open block.
+ */
+BLOSC_EXPORT
+int64_t blosc2_stdio_mmap_write(const void *ptr,
+                                int64_t size,
+                                int64_t nitems,
+                                int64_t position,
+                                void *stream);
+
+/**
+ * Opens `urlpath` with `fopen` semantics; a heap `blosc2_stdio_file*`, or NULL.
+ *
+ * # Safety
+ * `urlpath` and `mode` must be NUL-terminated strings.
+ */
+BLOSC_EXPORT void *blosc2_stdio_open(const char *urlpath, const char *mode, void *params);
+
+/**
+ * Reads `nitems` items of `size` bytes at `position` into `*ptr`; the items read.
+ *
+ * # Safety
+ * `*ptr` must be writable for `size * nitems` bytes; `stream` a live stream.
+ */
+BLOSC_EXPORT
+int64_t blosc2_stdio_read(void **ptr,
+                          int64_t size,
+                          int64_t nitems,
+                          int64_t position,
+                          void *stream);
+
+/**
+ * The size of the stream in bytes, or -1.
+ *
+ * # Safety
+ * `stream` must be NULL or a live stream from `blosc2_stdio_open`.
+ */
+BLOSC_EXPORT int64_t blosc2_stdio_size(void *stream);
+
+/**
+ * Truncates (or extends) the stream to `size` bytes; 0 or -1.
+ *
+ * # Safety
+ * `stream` must be a live stream from `blosc2_stdio_open`.
+ */
+BLOSC_EXPORT int blosc2_stdio_truncate(void *stream, int64_t size);
+
+/**
+ * Writes `nitems` items of `size` bytes at `position`; the number of items written.
+ *
+ * # Safety
+ * `ptr` must be readable for `size * nitems` bytes; `stream` a live stream.
+ */
+BLOSC_EXPORT
+int64_t blosc2_stdio_write(const void *ptr,
+                           int64_t size,
+                           int64_t nitems,
+                           int64_t position,
+                           void *stream);
+
 /* Default parameters of the file-system backend: no locking. */
 static const blosc2_stdio_params BLOSC2_STDIO_PARAMS_DEFAULTS = {false};
 

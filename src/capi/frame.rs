@@ -1,0 +1,123 @@
+//! Frame and index helpers: `blosc2_frame_get_offsets`, `blosc2_get_slice_nchunks` and the
+//! flat/multidimensional index conversions.
+
+use super::ffi::guard;
+use super::schunk::with_schunk;
+use super::types::blosc2_schunk;
+use crate::error::Error;
+use crate::schunk::{multidim_to_unidim, unidim_to_multidim};
+
+/// A malloc'd copy of the frame's chunk index (`nchunks` entries); NULL without a frame.
+///
+/// # Safety
+/// `schunk` must be NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_frame_get_offsets(schunk: *mut blosc2_schunk) -> *mut i64 {
+    guard(std::ptr::null_mut(), || {
+        // SAFETY: forwarded caller guarantees.
+        unsafe {
+            with_schunk(schunk, |b| {
+                let offs = b.core.frame_offsets().ok_or(Error::FrameType)?;
+                let p = libc::malloc(offs.len().max(1) * 8).cast::<i64>();
+                if p.is_null() {
+                    return Err(Error::MemoryAlloc);
+                }
+                std::ptr::copy_nonoverlapping(offs.as_ptr(), p, offs.len());
+                Ok(p)
+            })
+        }
+        .unwrap_or(std::ptr::null_mut())
+    })
+}
+
+/// The indices of the chunks a slice touches, in a malloc'd `*chunks_idx`; returns their
+/// number. `start`/`stop` are item positions (one dimension).
+///
+/// # Safety
+/// `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_get_slice_nchunks(
+    schunk: *mut blosc2_schunk,
+    start: *mut i64,
+    stop: *mut i64,
+    chunks_idx: *mut *mut i64,
+) -> i64 {
+    guard(i64::from(Error::Failure.code()), || {
+        if schunk.is_null() {
+            return i64::from(Error::NullPointer.code());
+        }
+        if start.is_null() || stop.is_null() || chunks_idx.is_null() {
+            return i64::from(Error::NullPointer.code());
+        }
+        // SAFETY: forwarded caller guarantees.
+        unsafe {
+            with_schunk(schunk, |b| {
+                let idx = b.core.slice_chunks(*start, *stop)?;
+                let p = libc::malloc(idx.len().max(1) * 8).cast::<i64>();
+                if p.is_null() {
+                    return Err(Error::MemoryAlloc);
+                }
+                std::ptr::copy_nonoverlapping(idx.as_ptr(), p, idx.len());
+                *chunks_idx = p;
+                Ok(idx.len() as i64)
+            })
+        }
+        .unwrap_or_else(|e| i64::from(e.code()))
+    })
+}
+
+/// Flat index of `index` (`ndim` coordinates) in a layout with `strides`.
+///
+/// # Safety
+/// `index` and `strides` readable for `ndim` items; `i` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_multidim_to_unidim(
+    index: *const i64,
+    ndim: i8,
+    strides: *const i64,
+    i: *mut i64,
+) {
+    guard((), || {
+        let n = usize::try_from(ndim).unwrap_or(0);
+        if i.is_null() || (n > 0 && (index.is_null() || strides.is_null())) {
+            return;
+        }
+        // SAFETY: forwarded caller guarantees.
+        unsafe {
+            let (a, s): (&[i64], &[i64]) = if n == 0 {
+                (&[], &[])
+            } else {
+                (
+                    std::slice::from_raw_parts(index, n),
+                    std::slice::from_raw_parts(strides, n),
+                )
+            };
+            *i = multidim_to_unidim(a, s);
+        }
+    })
+}
+
+/// C-order coordinates of flat position `i` in an array of `shape` (`ndim` dimensions).
+///
+/// # Safety
+/// `shape` readable and `index` writable for `ndim` items.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_unidim_to_multidim(
+    ndim: u8,
+    shape: *mut i64,
+    i: i64,
+    index: *mut i64,
+) {
+    guard((), || {
+        let n = usize::from(ndim);
+        if n == 0 || shape.is_null() || index.is_null() {
+            return;
+        }
+        // SAFETY: forwarded caller guarantees.
+        unsafe {
+            let s = std::slice::from_raw_parts(shape, n);
+            let out = unidim_to_multidim(s, i);
+            std::ptr::copy_nonoverlapping(out.as_ptr(), index, n);
+        }
+    })
+}

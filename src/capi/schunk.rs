@@ -1,0 +1,435 @@
+//! `blosc2_schunk`: creation, opening, serialisation and release. The C struct is the
+//! first field of a private box that also holds the Rust super-chunk; every entry point
+//! brings the C fields up to date before returning.
+
+use std::ffi::{c_char, c_int, CString};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::context::{blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams};
+use super::ffi::{c_str, guard};
+use super::io::backend_for;
+use super::schunk_mem::{MallocBuf, MetaMirror};
+use super::types::{
+    blosc2_cparams, blosc2_dparams, blosc2_frame, blosc2_io, blosc2_metalayer, blosc2_schunk,
+    blosc2_storage, BLOSC2_MAX_METALAYERS, BLOSC2_MAX_VLMETALAYERS,
+};
+use crate::context::DParams;
+use crate::error::{Error, Result};
+use crate::schunk::{Storage, SuperChunk};
+
+/// What a `blosc2_schunk*` points to.
+#[repr(C)]
+pub(crate) struct SchunkBox {
+    pub(crate) c: blosc2_schunk,
+    pub(crate) core: SuperChunk,
+    storage: blosc2_storage,
+    cparams: blosc2_cparams,
+    dparams: blosc2_dparams,
+    io: blosc2_io,
+    urlpath: Option<CString>,
+    metas: Vec<MetaMirror>,
+    vlmetas: Vec<MetaMirror>,
+}
+
+fn null_schunk_c() -> blosc2_schunk {
+    blosc2_schunk {
+        version: 0,
+        compcode: 0,
+        compcode_meta: 0,
+        clevel: 0,
+        splitmode: 0,
+        typesize: 0,
+        blocksize: 0,
+        chunksize: -1,
+        flags2: 0,
+        use_dict: 0,
+        filters: [0; 6],
+        filters_meta: [0; 6],
+        nchunks: 0,
+        current_nchunk: -1,
+        nbytes: 0,
+        cbytes: 0,
+        data: std::ptr::null_mut(),
+        data_len: 0,
+        storage: std::ptr::null_mut(),
+        frame: std::ptr::null_mut(),
+        cctx: std::ptr::null_mut(),
+        dctx: std::ptr::null_mut(),
+        metalayers: [std::ptr::null_mut(); BLOSC2_MAX_METALAYERS as usize],
+        nmetalayers: 0,
+        vlmetalayers: [std::ptr::null_mut(); BLOSC2_MAX_VLMETALAYERS as usize],
+        nvlmetalayers: 0,
+        tuner_params: std::ptr::null_mut(),
+        tuner_id: 0,
+        ndim: 0,
+        blockshape: std::ptr::null_mut(),
+        view: false,
+        change_tick: 0,
+    }
+}
+
+/// The C parameter structs of a core super-chunk.
+fn c_params(core: &SuperChunk, io: blosc2_io) -> (blosc2_cparams, blosc2_dparams, blosc2_io) {
+    let cp = core.cparams();
+    let mut c = blosc2_cparams::DEFAULTS;
+    c.compcode = cp.compcode;
+    c.compcode_meta = cp.compcode_meta;
+    c.clevel = cp.clevel;
+    c.use_dict = c_int::from(cp.use_dict);
+    c.typesize = cp.typesize;
+    c.nthreads = cp.nthreads;
+    c.blocksize = cp.blocksize;
+    c.splitmode = cp.splitmode;
+    c.filters = cp.filters;
+    c.filters_meta = cp.filters_meta;
+    let mut d = blosc2_dparams::DEFAULTS;
+    d.nthreads = core.dparams().nthreads;
+    d.typesize = cp.typesize;
+    (c, d, io)
+}
+
+impl SchunkBox {
+    /// Boxes a core super-chunk and returns the C pointer.
+    pub(crate) fn into_c(core: SuperChunk, io: blosc2_io) -> *mut blosc2_schunk {
+        let (cparams, dparams, io) = c_params(&core, io);
+        let urlpath = core
+            .storage()
+            .urlpath
+            .as_ref()
+            .and_then(|p| CString::new(p.to_string_lossy().into_owned()).ok());
+        let mut b = Box::new(SchunkBox {
+            c: null_schunk_c(),
+            core,
+            storage: blosc2_storage::DEFAULTS,
+            cparams,
+            dparams,
+            io,
+            urlpath,
+            metas: Vec::new(),
+            vlmetas: Vec::new(),
+        });
+        b.c.cctx = blosc2_create_cctx(b.cparams);
+        b.c.dctx = blosc2_create_dctx(b.dparams);
+        b.storage = blosc2_storage {
+            contiguous: b.core.storage().contiguous,
+            urlpath: b
+                .urlpath
+                .as_ref()
+                .map_or(std::ptr::null_mut(), |s| s.as_ptr() as *mut c_char),
+            cparams: &mut b.cparams,
+            dparams: &mut b.dparams,
+            io: &mut b.io,
+        };
+        b.c.storage = &mut b.storage;
+        b.sync_meta();
+        b.sync();
+        Box::into_raw(b).cast()
+    }
+
+    /// Refreshes the counters and parameters of the C struct.
+    pub(crate) fn sync(&mut self) {
+        let cp = self.core.cparams();
+        let frame = if self.core.has_frame() {
+            (self as *mut SchunkBox).cast::<blosc2_frame>()
+        } else {
+            std::ptr::null_mut()
+        };
+        let c = &mut self.c;
+        c.compcode = cp.compcode;
+        c.compcode_meta = cp.compcode_meta;
+        c.clevel = cp.clevel;
+        c.splitmode = u8::try_from(cp.splitmode).unwrap_or(0);
+        c.typesize = cp.typesize;
+        c.blocksize = cp.blocksize;
+        c.chunksize = self.core.chunksize();
+        c.use_dict = u8::from(cp.use_dict);
+        c.filters = cp.filters;
+        c.filters_meta = cp.filters_meta;
+        c.nchunks = self.core.nchunks();
+        c.nbytes = self.core.nbytes();
+        c.cbytes = self.core.cbytes();
+        c.frame = frame;
+        c.change_tick = self.core.change_tick();
+    }
+
+    /// Rebuilds the metalayer mirrors.
+    pub(crate) fn sync_meta(&mut self) {
+        self.metas = self.core.metalayers().iter().map(MetaMirror::new).collect();
+        self.vlmetas = self
+            .core
+            .vlmetalayers()
+            .iter()
+            .map(MetaMirror::new)
+            .collect();
+        self.c.metalayers = [std::ptr::null_mut(); BLOSC2_MAX_METALAYERS as usize];
+        for (slot, m) in self.c.metalayers.iter_mut().zip(self.metas.iter_mut()) {
+            *slot = &mut m.c as *mut blosc2_metalayer;
+        }
+        self.c.nmetalayers = self.metas.len() as u16;
+        for slot in self.c.vlmetalayers.iter_mut() {
+            *slot = std::ptr::null_mut();
+        }
+        for (slot, m) in self.c.vlmetalayers.iter_mut().zip(self.vlmetas.iter_mut()) {
+            *slot = &mut m.c as *mut blosc2_metalayer;
+        }
+        self.c.nvlmetalayers = self.vlmetas.len() as i16;
+    }
+}
+
+/// Borrows the box behind a schunk pointer.
+///
+/// # Safety
+/// `schunk` must be NULL or a live pointer from this library, not borrowed elsewhere.
+pub(crate) unsafe fn schunk_box<'a>(schunk: *mut blosc2_schunk) -> Option<&'a mut SchunkBox> {
+    // SAFETY: the caller guarantees the pointer came from `SchunkBox::into_c`.
+    unsafe { schunk.cast::<SchunkBox>().as_mut() }
+}
+
+/// Runs `f` on the box and syncs the C fields afterwards; `Error::NullPointer` for NULL.
+///
+/// # Safety
+/// As for [`schunk_box`].
+pub(crate) unsafe fn with_schunk<T>(
+    schunk: *mut blosc2_schunk,
+    f: impl FnOnce(&mut SchunkBox) -> Result<T>,
+) -> Result<T> {
+    // SAFETY: forwarded caller guarantees.
+    let b = unsafe { schunk_box(schunk) }.ok_or(Error::NullPointer)?;
+    let r = f(b);
+    b.sync();
+    r
+}
+
+/// The core storage described by a C `blosc2_storage` (NULL fields take the defaults).
+///
+/// # Safety
+/// `storage` must be NULL or readable, with its pointer fields NULL or valid.
+unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc2_io)> {
+    // SAFETY: caller guarantees.
+    let s = unsafe { storage.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_storage::DEFAULTS);
+    // SAFETY: caller guarantees the nested pointers.
+    let cp = unsafe { s.cparams.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_cparams::DEFAULTS);
+    // SAFETY: as above.
+    let dp = unsafe { s.dparams.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_dparams::DEFAULTS);
+    // SAFETY: as above.
+    let io = unsafe { s.io.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_io::DEFAULTS);
+    // SAFETY: as above.
+    let urlpath = unsafe { c_str(s.urlpath) }.map(PathBuf::from);
+    if !s.urlpath.is_null() && urlpath.is_none() {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: `io.params` is the caller's backend parameter block.
+    let backend = unsafe { backend_for(&io) };
+    if backend.is_none() && (s.contiguous || urlpath.is_some()) {
+        return Err(Error::PluginIo);
+    }
+    let mut cparams = core_cparams(&cp);
+    cparams.nthreads = cparams.nthreads.max(1);
+    let storage = Storage {
+        contiguous: s.contiguous,
+        urlpath,
+        cparams,
+        dparams: DParams {
+            nthreads: dp.nthreads.max(1),
+            typesize: cparams.typesize,
+        },
+        io: backend,
+        buffer: Some(MallocBuf::empty),
+    };
+    Ok((storage, io))
+}
+
+fn ptr_of(r: Result<*mut blosc2_schunk>) -> *mut blosc2_schunk {
+    r.unwrap_or(std::ptr::null_mut())
+}
+
+/// Creates a super-chunk; NULL on error.
+///
+/// # Safety
+/// `storage` must be NULL or a valid `blosc2_storage`.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || {
+        ptr_of((|| {
+            // SAFETY: forwarded caller guarantees.
+            let (storage, io) = unsafe { core_storage(storage) }?;
+            let core = SuperChunk::new(storage)?;
+            Ok(SchunkBox::into_c(core, io))
+        })())
+    })
+}
+
+/// A deep copy of `schunk` into new storage; NULL on error.
+///
+/// # Safety
+/// `schunk` must be a live super-chunk and `storage` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_copy(
+    schunk: *mut blosc2_schunk,
+    storage: *mut blosc2_storage,
+) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || {
+        ptr_of((|| {
+            // SAFETY: forwarded caller guarantees.
+            let (st, io) = unsafe { core_storage(storage) }?;
+            // SAFETY: forwarded caller guarantees.
+            let core = unsafe { with_schunk(schunk, |b| b.core.copy(st)) }?;
+            Ok(SchunkBox::into_c(core, io))
+        })())
+    })
+}
+
+fn open_impl(
+    urlpath: *const c_char,
+    offset: i64,
+    udio: *const blosc2_io,
+) -> Result<*mut blosc2_schunk> {
+    // SAFETY: the caller of the entry point guarantees a valid string.
+    let path = unsafe { c_str(urlpath) }.ok_or(Error::InvalidParam)?;
+    let path = path.strip_prefix("file:///").unwrap_or(path);
+    // SAFETY: the caller guarantees `udio` is NULL or valid.
+    let io = unsafe { udio.as_ref() }
+        .copied()
+        .unwrap_or(blosc2_io::DEFAULTS);
+    // SAFETY: as above for the parameter block.
+    let backend: Arc<dyn crate::io::Io> = unsafe { backend_for(&io) }.ok_or(Error::PluginIo)?;
+    let offset = u64::try_from(offset).map_err(|_| Error::InvalidParam)?;
+    let mut core = SuperChunk::open(std::path::Path::new(path), offset, Some(backend))?;
+    core.set_buffer_maker(MallocBuf::empty);
+    Ok(SchunkBox::into_c(core, io))
+}
+
+/// Opens a frame file or sparse-frame directory; NULL on error.
+///
+/// # Safety
+/// `urlpath` must be a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_open(urlpath: *const c_char) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || {
+        ptr_of(open_impl(urlpath, 0, std::ptr::null()))
+    })
+}
+
+/// Opens the frame starting at byte `offset` of a file; NULL on error.
+///
+/// # Safety
+/// `urlpath` must be a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_open_offset(
+    urlpath: *const c_char,
+    offset: i64,
+) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || {
+        ptr_of(open_impl(urlpath, offset, std::ptr::null()))
+    })
+}
+
+/// Opens a frame through the I/O backend `udio`; NULL on error.
+///
+/// # Safety
+/// `urlpath` must be a NUL-terminated string and `udio` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_open_udio(
+    urlpath: *const c_char,
+    udio: *const blosc2_io,
+) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || ptr_of(open_impl(urlpath, 0, udio)))
+}
+
+/// Opens the frame at `offset` through the I/O backend `udio`; NULL on error.
+///
+/// # Safety
+/// `urlpath` must be a NUL-terminated string and `udio` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
+    urlpath: *const c_char,
+    offset: i64,
+    udio: *const blosc2_io,
+) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || {
+        ptr_of(open_impl(urlpath, offset, udio))
+    })
+}
+
+/// A super-chunk over an in-memory contiguous frame: a copy, or (`copy` false) the
+/// caller's malloc'd buffer itself, which the super-chunk may grow and which is freed
+/// with it only after `blosc2_schunk_avoid_cframe_free(schunk, false)`.
+///
+/// # Safety
+/// `cframe` must be readable for `len` bytes (and malloc'd when `copy` is false).
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_from_buffer(
+    cframe: *mut u8,
+    len: i64,
+    copy: bool,
+) -> *mut blosc2_schunk {
+    guard(std::ptr::null_mut(), || {
+        ptr_of((|| {
+            let n = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
+            if cframe.is_null() || n < crate::frame::header::HEADER_MINLEN {
+                return Err(Error::InvalidParam);
+            }
+            let buf = if copy {
+                // SAFETY: the caller guarantees `len` readable bytes.
+                MallocBuf::copy_of(unsafe { std::slice::from_raw_parts(cframe, n) })?
+            } else {
+                // SAFETY: the caller hands over a malloc'd block of `len` bytes.
+                unsafe { MallocBuf::adopt(cframe, n) }
+            };
+            let mut core = SuperChunk::from_buffer(Box::new(buf))?;
+            core.set_buffer_maker(MallocBuf::empty);
+            Ok(SchunkBox::into_c(core, blosc2_io::DEFAULTS))
+        })())
+    })
+}
+
+/// Chooses whether freeing the super-chunk leaves its in-memory frame buffer alive.
+///
+/// # Safety
+/// `schunk` must be a live super-chunk.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_avoid_cframe_free(
+    schunk: *mut blosc2_schunk,
+    avoid_cframe_free: bool,
+) {
+    guard((), || {
+        // SAFETY: forwarded caller guarantees.
+        let _ = unsafe {
+            with_schunk(schunk, |b| {
+                b.core.keep_frame_buffer(avoid_cframe_free);
+                Ok(())
+            })
+        };
+    })
+}
+
+/// Frees a super-chunk (data on disk stays); 0.
+///
+/// # Safety
+/// `schunk` must be NULL or a live super-chunk, not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int {
+    guard(Error::Failure.code(), || {
+        if schunk.is_null() {
+            return 0;
+        }
+        // SAFETY: the pointer came from `Box::into_raw` in `into_c`.
+        let b = unsafe { Box::from_raw(schunk.cast::<SchunkBox>()) };
+        // SAFETY: the contexts were created by `into_c` and are freed once here.
+        unsafe {
+            blosc2_free_ctx(b.c.cctx);
+            blosc2_free_ctx(b.c.dctx);
+        }
+        drop(b);
+        0
+    })
+}

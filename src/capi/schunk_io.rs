@@ -1,0 +1,222 @@
+//! Serialisation, parameters and locking of `blosc2_schunk`.
+
+use std::ffi::{c_char, c_int};
+use std::path::Path;
+
+use super::ffi::{c_str, guard};
+use super::schunk::{schunk_box, with_schunk};
+use super::schunk_ops::malloc_copy;
+use super::types::{blosc2_cparams, blosc2_dparams, blosc2_schunk};
+use crate::error::{Error, Result};
+
+fn code64(r: Result<i64>) -> i64 {
+    r.unwrap_or_else(|e| i64::from(e.code()))
+}
+
+/// The super-chunk as a contiguous frame: the live buffer of an in-memory frame
+/// (`*needs_free` false) or a malloc'd copy; returns its length.
+///
+/// # Safety
+/// `schunk` must be live; `cframe` and `needs_free` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_to_buffer(
+    schunk: *mut blosc2_schunk,
+    cframe: *mut *mut u8,
+    needs_free: *mut bool,
+) -> i64 {
+    guard(i64::from(Error::Failure.code()), || {
+        if cframe.is_null() || needs_free.is_null() {
+            return i64::from(Error::NullPointer.code());
+        }
+        // SAFETY: forwarded caller guarantees.
+        code64(unsafe {
+            with_schunk(schunk, |b| {
+                if let Some(live) = b.core.frame_bytes() {
+                    *cframe = live.as_ptr().cast_mut();
+                    *needs_free = false;
+                    return Ok(live.len() as i64);
+                }
+                let v = b.core.to_cframe().map_err(|_| Error::SchunkCopy)?;
+                *cframe = malloc_copy(&v)?;
+                *needs_free = true;
+                Ok(v.len() as i64)
+            })
+        })
+    })
+}
+
+/// Writes the super-chunk as a contiguous frame file; returns the bytes written.
+///
+/// # Safety
+/// `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_to_file(
+    schunk: *mut blosc2_schunk,
+    urlpath: *const c_char,
+) -> i64 {
+    guard(i64::from(Error::Failure.code()), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(p) = (unsafe { c_str(urlpath) }) else {
+            return i64::from(Error::InvalidParam.code());
+        };
+        // SAFETY: forwarded caller guarantees.
+        code64(unsafe { with_schunk(schunk, |b| b.core.to_file(Path::new(p))) })
+    })
+}
+
+/// Appends the super-chunk as a contiguous frame at the end of a file; returns the offset
+/// where it starts.
+///
+/// # Safety
+/// `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_append_file(
+    schunk: *mut blosc2_schunk,
+    urlpath: *const c_char,
+) -> i64 {
+    guard(i64::from(Error::Failure.code()), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(p) = (unsafe { c_str(urlpath) }) else {
+            return i64::from(Error::InvalidParam.code());
+        };
+        // SAFETY: forwarded caller guarantees.
+        code64(unsafe { with_schunk(schunk, |b| b.core.append_file(Path::new(p))) })
+    })
+}
+
+/// The length of the frame, or `cbytes + 8 * nchunks` without one.
+///
+/// # Safety
+/// `schunk` must be live.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_frame_len(schunk: *mut blosc2_schunk) -> i64 {
+    guard(i64::from(Error::Failure.code()), || {
+        // SAFETY: forwarded caller guarantees.
+        code64(unsafe { with_schunk(schunk, |b| Ok(b.core.frame_len())) })
+    })
+}
+
+/// A calloc'd copy of the compression parameters (caller frees); 0.
+///
+/// # Safety
+/// `schunk` must be live and `cparams` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_cparams(
+    schunk: *mut blosc2_schunk,
+    cparams: *mut *mut blosc2_cparams,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let (Some(b), false) = (unsafe { schunk_box(schunk) }, cparams.is_null()) else {
+            return Error::NullPointer.code();
+        };
+        let mut c = blosc2_cparams::DEFAULTS;
+        let cp = b.core.cparams();
+        c.compcode = cp.compcode;
+        c.compcode_meta = cp.compcode_meta;
+        c.clevel = cp.clevel;
+        c.use_dict = c_int::from(cp.use_dict);
+        c.typesize = cp.typesize;
+        c.nthreads = cp.nthreads;
+        c.blocksize = cp.blocksize;
+        c.splitmode = cp.splitmode;
+        c.schunk = schunk.cast();
+        c.filters = cp.filters;
+        c.filters_meta = cp.filters_meta;
+        c.tuner_id = b.c.tuner_id;
+        // SAFETY: calloc of one struct, checked, then filled.
+        unsafe {
+            let p = libc::calloc(1, std::mem::size_of::<blosc2_cparams>()).cast::<blosc2_cparams>();
+            if p.is_null() {
+                return Error::MemoryAlloc.code();
+            }
+            p.write(c);
+            *cparams = p;
+        }
+        0
+    })
+}
+
+/// A calloc'd copy of the decompression parameters (caller frees); 0.
+///
+/// # Safety
+/// `schunk` must be live and `dparams` writable.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_dparams(
+    schunk: *mut blosc2_schunk,
+    dparams: *mut *mut blosc2_dparams,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let (Some(b), false) = (unsafe { schunk_box(schunk) }, dparams.is_null()) else {
+            return Error::NullPointer.code();
+        };
+        let mut d = blosc2_dparams::DEFAULTS;
+        d.nthreads = b.core.dparams().nthreads;
+        d.schunk = schunk.cast();
+        d.typesize = 0;
+        // SAFETY: calloc of one struct, checked, then filled.
+        unsafe {
+            let p = libc::calloc(1, std::mem::size_of::<blosc2_dparams>()).cast::<blosc2_dparams>();
+            if p.is_null() {
+                return Error::MemoryAlloc.code();
+            }
+            p.write(d);
+            *dparams = p;
+        }
+        0
+    })
+}
+
+/// Takes the frame's exclusive lock (re-entrant); 0 or `-37`.
+///
+/// # Safety
+/// `schunk` must be live.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int {
+    guard(Error::Lock.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        match unsafe { with_schunk(schunk, |b| b.core.lock()) } {
+            Ok(()) => 0,
+            Err(e) => e.code(),
+        }
+    })
+}
+
+/// Releases the frame's lock; 0 or `-37`.
+///
+/// # Safety
+/// `schunk` must be live.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_int {
+    guard(Error::Lock.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        match unsafe { with_schunk(schunk, |b| b.core.unlock()) } {
+            Ok(()) => 0,
+            Err(e) => e.code(),
+        }
+    })
+}
+
+/// Re-reads a file-backed frame changed by another handle; 1 when it changed, 0 when not.
+///
+/// # Safety
+/// `schunk` must be NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_refresh(schunk: *mut blosc2_schunk) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        match unsafe {
+            with_schunk(schunk, |b| {
+                let changed = b.core.refresh()?;
+                if changed {
+                    b.sync_meta();
+                }
+                Ok(changed)
+            })
+        } {
+            Ok(c) => c_int::from(c),
+            Err(e) => e.code(),
+        }
+    })
+}

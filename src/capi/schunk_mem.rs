@@ -1,0 +1,128 @@
+//! Memory shared with C callers: frame buffers from `malloc` and the mirrors of
+//! metalayers that the `blosc2_schunk` struct points to.
+
+use std::ffi::{c_char, CString};
+
+use super::types::blosc2_metalayer;
+use crate::error::{Error, Result};
+use crate::frame::Meta;
+use crate::io::FrameBuffer;
+
+/// An in-memory frame buffer allocated with libc `malloc`, so C callers can keep it
+/// (`blosc2_schunk_avoid_cframe_free`) and release it with `free`.
+pub(crate) struct MallocBuf {
+    ptr: *mut u8,
+    len: usize,
+    keep: bool,
+}
+
+// SAFETY: the buffer is exclusively owned by this value; moving it between threads moves
+// that ownership.
+unsafe impl Send for MallocBuf {}
+
+impl MallocBuf {
+    /// An empty buffer.
+    pub(crate) fn empty() -> Box<dyn FrameBuffer> {
+        Box::new(MallocBuf {
+            ptr: std::ptr::null_mut(),
+            len: 0,
+            keep: false,
+        })
+    }
+
+    /// A malloc'd copy of `bytes`.
+    pub(crate) fn copy_of(bytes: &[u8]) -> Result<MallocBuf> {
+        let mut b = MallocBuf {
+            ptr: std::ptr::null_mut(),
+            len: 0,
+            keep: false,
+        };
+        b.resize(bytes.len())?;
+        b.bytes_mut().copy_from_slice(bytes);
+        Ok(b)
+    }
+
+    /// Adopts a caller's malloc'd buffer, which is not freed unless told so.
+    ///
+    /// # Safety
+    /// `ptr` must be a `malloc`ed block of at least `len` bytes that stays valid and is
+    /// not used elsewhere while this value lives.
+    pub(crate) unsafe fn adopt(ptr: *mut u8, len: usize) -> MallocBuf {
+        MallocBuf {
+            ptr,
+            len,
+            keep: true,
+        }
+    }
+}
+
+impl FrameBuffer for MallocBuf {
+    fn bytes(&self) -> &[u8] {
+        if self.ptr.is_null() {
+            return &[];
+        }
+        // SAFETY: `ptr` holds `len` initialised bytes owned by this value.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        if self.ptr.is_null() {
+            return &mut [];
+        }
+        // SAFETY: as above, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+
+    fn resize(&mut self, len: usize) -> Result<()> {
+        // SAFETY: `ptr` is NULL or a block from malloc/realloc; the result is checked.
+        let p = unsafe { libc::realloc(self.ptr.cast(), len.max(1)) }.cast::<u8>();
+        if p.is_null() {
+            return Err(Error::MemoryAlloc);
+        }
+        if len > self.len {
+            // SAFETY: the block now has `len` bytes; the new tail is zeroed.
+            unsafe { std::ptr::write_bytes(p.add(self.len), 0, len - self.len) };
+        }
+        self.ptr = p;
+        self.len = len;
+        Ok(())
+    }
+
+    fn set_keep(&mut self, keep: bool) {
+        self.keep = keep;
+    }
+}
+
+impl Drop for MallocBuf {
+    fn drop(&mut self) {
+        if !self.keep && !self.ptr.is_null() {
+            // SAFETY: the block came from malloc/realloc and is owned by this value.
+            unsafe { libc::free(self.ptr.cast()) };
+        }
+    }
+}
+
+/// A `blosc2_metalayer` with the memory its pointers refer to.
+pub(crate) struct MetaMirror {
+    pub(crate) c: blosc2_metalayer,
+    _name: CString,
+    _content: Vec<u8>,
+}
+
+impl MetaMirror {
+    /// Mirrors `m` (names with NUL bytes are cut at the first one); the pointers stay valid
+    /// when the mirror moves, as they point to heap memory it owns.
+    pub(crate) fn new(m: &Meta) -> MetaMirror {
+        let name = CString::new(m.name.split('\0').next().unwrap_or("")).unwrap_or_default();
+        let mut content = m.content.clone();
+        MetaMirror {
+            c: blosc2_metalayer {
+                name: name.as_ptr() as *mut c_char,
+                content: content.as_mut_ptr(),
+                content_len: content.len() as i32,
+            },
+            _name: name,
+            _content: content,
+        }
+    }
+}

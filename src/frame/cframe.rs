@@ -1,0 +1,320 @@
+//! Contiguous frames: header, chunks, index and trailer in one stream (a buffer or a
+//! file, possibly at an offset inside a larger file).
+//!
+//! Writes to a file-backed frame never touch bytes the committed state points to: new
+//! chunks go to free space past the committed trailer (or into the space the previous
+//! index and trailer left), then the new index and trailer are written after them, and the
+//! header, rewritten last, commits the new state. A reader therefore sees the old or the
+//! new frame, and an interrupted write leaves the old one intact.
+
+use std::borrow::Cow;
+
+use super::header::{FrameHeader, HEADER_MINLEN, TYPE_CONTIGUOUS};
+use super::offsets;
+use super::trailer::{self, TRAILER_MINLEN};
+use super::Meta;
+use crate::error::{Error, Result};
+use crate::io::{read_vec, Stream};
+
+/// A contiguous frame over a stream.
+pub struct CFrame {
+    stream: Box<dyn Stream>,
+    base: u64,
+    header_len: u64,
+    /// Length of the committed chunk section.
+    chunks_len: u64,
+    /// Where the next chunk goes (relative to the end of the header).
+    next: u64,
+    /// Free space inside the next chunk section that no committed state references.
+    gap: (u64, u64),
+    frame_len: u64,
+    crash_safe: bool,
+}
+
+/// What opening a frame found.
+pub struct Opened {
+    /// The header.
+    pub header: FrameHeader,
+    /// The chunk index.
+    pub offsets: Vec<i64>,
+    /// The variable-length metalayers.
+    pub vlmeta: Vec<Meta>,
+}
+
+/// Reads and validates header, trailer and index of a frame whose header starts at `base`;
+/// `end` bounds the bytes available for it.
+pub(crate) fn read_parts(
+    stream: &mut dyn Stream,
+    base: u64,
+    size: u64,
+    frame_type: u8,
+) -> Result<(Opened, u64)> {
+    if base
+        .checked_add(HEADER_MINLEN as u64)
+        .is_none_or(|e| e > size)
+    {
+        return Err(Error::ReadBuffer);
+    }
+    let fixed = read_vec(stream, base, HEADER_MINLEN as u64)?;
+    let (header_len, frame_len) = FrameHeader::lengths(&fixed)?;
+    if base.checked_add(frame_len).is_none_or(|e| e > size)
+        || frame_len < header_len + TRAILER_MINLEN as u64
+    {
+        return Err(Error::ReadBuffer);
+    }
+    let header = FrameHeader::parse(&read_vec(stream, base, header_len)?)?;
+    if header.frame_type != frame_type {
+        return Err(Error::FrameType);
+    }
+    let tail = read_vec(
+        stream,
+        base + frame_len - TRAILER_MINLEN as u64,
+        TRAILER_MINLEN as u64,
+    )?;
+    let trailer_len = trailer::length_from_tail(&tail)?;
+    if trailer_len > frame_len - header_len {
+        return Err(Error::InvalidHeader);
+    }
+    let vlmeta = trailer::parse(&read_vec(
+        stream,
+        base + frame_len - trailer_len,
+        trailer_len,
+    )?)?;
+    let section = if frame_type == TYPE_CONTIGUOUS {
+        header.cbytes as u64
+    } else {
+        0
+    };
+    let index_start = header_len
+        .checked_add(section)
+        .ok_or(Error::InvalidHeader)?;
+    let index_end = frame_len - trailer_len;
+    if index_start > index_end {
+        return Err(Error::InvalidHeader);
+    }
+    let index_len = index_end - index_start;
+    let offsets = if index_len == 0 {
+        Vec::new()
+    } else {
+        let idx = read_vec(stream, base + index_start, index_len)?;
+        let n = offsets::count(&idx)?;
+        offsets::decode(&idx, n)?
+    };
+    check_counts(&header, offsets.len())?;
+    let opened = Opened {
+        header,
+        offsets,
+        vlmeta,
+    };
+    Ok((opened, frame_len))
+}
+
+/// Checks the chunk count against the sizes in the header.
+fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
+    if h.chunksize > 0 && !h.variable_chunks {
+        let cs = i64::from(h.chunksize);
+        let want = (h.nbytes + cs - 1) / cs;
+        if want != n as i64 {
+            return Err(Error::InvalidHeader);
+        }
+    } else if n == 0 && h.nbytes != 0 {
+        return Err(Error::InvalidHeader);
+    }
+    Ok(())
+}
+
+impl CFrame {
+    /// A new, empty frame on `stream` at `base` (the caller commits it).
+    pub fn create(stream: Box<dyn Stream>, base: u64, crash_safe: bool) -> CFrame {
+        CFrame {
+            stream,
+            base,
+            header_len: 0,
+            chunks_len: 0,
+            next: 0,
+            gap: (0, 0),
+            frame_len: 0,
+            crash_safe,
+        }
+    }
+
+    /// Opens the frame at `base` in `stream`.
+    pub fn open(
+        mut stream: Box<dyn Stream>,
+        base: u64,
+        crash_safe: bool,
+    ) -> Result<(CFrame, Opened)> {
+        let size = stream.size()?;
+        let (opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
+        let chunks_len = opened.header.cbytes as u64;
+        let header_len = opened.header.header_len;
+        for &o in &opened.offsets {
+            if let offsets::Slot::Stored(pos) = offsets::slot(o)? {
+                if pos.checked_add(16).is_none_or(|e| e > chunks_len) {
+                    return Err(Error::InvalidHeader);
+                }
+            }
+        }
+        let mut f = CFrame {
+            stream,
+            base,
+            header_len,
+            chunks_len,
+            next: chunks_len,
+            gap: (0, 0),
+            frame_len,
+            crash_safe,
+        };
+        f.after_commit();
+        Ok((f, opened))
+    }
+
+    fn after_commit(&mut self) {
+        if self.crash_safe {
+            let used = self.frame_len - self.header_len;
+            self.gap = (self.chunks_len, used - self.chunks_len);
+            self.next = used;
+        } else {
+            self.next = self.chunks_len;
+            self.gap = (0, 0);
+        }
+    }
+
+    /// The committed frame length.
+    pub fn len(&self) -> u64 {
+        self.frame_len
+    }
+
+    /// Whether nothing was committed yet.
+    pub fn is_empty(&self) -> bool {
+        self.frame_len == 0
+    }
+
+    /// The stream (for whole-frame copies and memory access).
+    pub fn stream(&self) -> &dyn Stream {
+        self.stream.as_ref()
+    }
+
+    /// The stream, mutably.
+    pub fn stream_mut(&mut self) -> &mut dyn Stream {
+        self.stream.as_mut()
+    }
+
+    /// Where the frame starts in its stream.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// Reads the stored chunk at `offset` (relative to the end of the header).
+    pub fn read_chunk(&mut self, offset: u64) -> Result<Cow<'_, [u8]>> {
+        let limit = self.chunks_len.max(self.next);
+        let avail = limit.checked_sub(offset).ok_or(Error::ReadBuffer)?;
+        let head_len = avail.min(32);
+        if head_len < 16 {
+            return Err(Error::ReadBuffer);
+        }
+        let pos = self.base + self.header_len + offset;
+        let head = read_vec(self.stream.as_mut(), pos, head_len)?;
+        let cbytes = i32::from_le_bytes([head[12], head[13], head[14], head[15]]);
+        if cbytes < 16 || cbytes as u64 > avail {
+            return Err(Error::ReadBuffer);
+        }
+        let cbytes = cbytes as usize;
+        if self.stream.as_slice().is_some() {
+            let s = self.stream.as_slice().unwrap_or(&[]);
+            let start = usize::try_from(pos).map_err(|_| Error::ReadBuffer)?;
+            return s
+                .get(start..start + cbytes)
+                .map(Cow::Borrowed)
+                .ok_or(Error::ReadBuffer);
+        }
+        Ok(Cow::Owned(read_vec(
+            self.stream.as_mut(),
+            pos,
+            cbytes as u64,
+        )?))
+    }
+
+    /// Writes a chunk into free space; returns its offset for the index.
+    pub fn store_chunk(&mut self, chunk: &[u8]) -> Result<u64> {
+        let len = chunk.len() as u64;
+        let at = if len <= self.gap.1 {
+            let at = self.gap.0;
+            self.gap = (at + len, self.gap.1 - len);
+            at
+        } else {
+            let at = self.next;
+            self.next += len;
+            at
+        };
+        self.stream
+            .write_at(self.base + self.header_len + at, chunk)?;
+        Ok(at)
+    }
+
+    /// Whether committing a header of `len` bytes needs the frame rewritten.
+    pub fn header_len_changes(&self, len: u64) -> bool {
+        self.frame_len != 0 && len != self.header_len
+    }
+
+    /// Forgets everything committed so the frame can be written again from scratch.
+    pub fn reset(&mut self) -> Result<()> {
+        self.stream.truncate(self.base)?;
+        self.header_len = 0;
+        self.chunks_len = 0;
+        self.next = 0;
+        self.gap = (0, 0);
+        self.frame_len = 0;
+        Ok(())
+    }
+
+    /// Fixes the header length of a reset frame before its chunks are stored again.
+    pub fn start(&mut self, header_len: u64) {
+        self.header_len = header_len;
+    }
+
+    /// Writes the index, trailer and header, committing the new state.
+    pub fn commit(&mut self, mut header: FrameHeader, offs: &[i64], vlmeta: &[Meta]) -> Result<()> {
+        let index = if offs.is_empty() {
+            Vec::new()
+        } else {
+            offsets::encode(offs)?
+        };
+        let trailer = trailer::encode(vlmeta)?;
+        header.frame_type = TYPE_CONTIGUOUS;
+        header.cbytes = i64::try_from(self.next).map_err(|_| Error::Data)?;
+        let probe = header.encode()?;
+        let hlen = probe.len() as u64;
+        if self.frame_len == 0 && self.next == 0 {
+            self.header_len = hlen;
+        } else if hlen != self.header_len {
+            return Err(Error::InvalidParam);
+        }
+        let frame_len = hlen + self.next + index.len() as u64 + trailer.len() as u64;
+        header.frame_len = frame_len;
+        let bytes = header.encode()?;
+        let idx_pos = self.base + hlen + self.next;
+        self.stream.write_at(idx_pos, &index)?;
+        self.stream
+            .write_at(idx_pos + index.len() as u64, &trailer)?;
+        self.stream.write_at(self.base, &bytes)?;
+        let end = self.base + frame_len;
+        if self.base == 0 && self.stream.size()? > end {
+            self.stream.truncate(end)?;
+        }
+        self.chunks_len = self.next;
+        self.frame_len = frame_len;
+        self.after_commit();
+        Ok(())
+    }
+
+    /// Lets an in-memory buffer outlive this frame (see [`crate::io::FrameBuffer::set_keep`]).
+    pub fn keep_buffer(&mut self, keep: bool) {
+        self.stream.set_keep(keep);
+    }
+
+    /// Reads the whole committed frame.
+    pub fn to_vec(&mut self) -> Result<Vec<u8>> {
+        read_vec(self.stream.as_mut(), self.base, self.frame_len)
+    }
+}

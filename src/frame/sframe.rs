@@ -1,0 +1,150 @@
+//! Sparse frames: a directory holding the index frame `chunks.b2frame` (header, chunk index
+//! of file numbers, trailer) and one `%08X.chunk` file per stored chunk.
+//!
+//! New chunks always go to new files and the index is replaced atomically (written to a
+//! temporary file, then renamed), so an interrupted change leaves the old state readable.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::cframe::{read_parts, Opened};
+use super::header::{FrameHeader, TYPE_SPARSE};
+use super::offsets::{self, Slot};
+use super::trailer;
+use super::Meta;
+use crate::error::{Error, Result};
+use crate::io::{read_vec, Io, OpenMode};
+
+/// Name of the index file inside the directory.
+pub const INDEX_FILE: &str = "chunks.b2frame";
+/// Largest chunk file accepted.
+const MAX_CHUNK_FILE: u64 = i32::MAX as u64;
+
+/// A sparse frame in a directory.
+pub struct SFrame {
+    dir: PathBuf,
+    io: Arc<dyn Io>,
+    next_id: u64,
+    frame_len: u64,
+    doomed: Vec<u64>,
+}
+
+/// The path of chunk file `id` in `dir`.
+pub fn chunk_path(dir: &Path, id: u64) -> PathBuf {
+    dir.join(format!("{id:08X}.chunk"))
+}
+
+impl SFrame {
+    /// A new, empty sparse frame in `dir` (created if missing; the caller commits it).
+    pub fn create(dir: &Path, io: Arc<dyn Io>) -> Result<SFrame> {
+        std::fs::create_dir_all(dir).map_err(|_| Error::FileOpen)?;
+        Ok(SFrame {
+            dir: dir.to_path_buf(),
+            io,
+            next_id: 0,
+            frame_len: 0,
+            doomed: Vec::new(),
+        })
+    }
+
+    /// Opens the sparse frame in `dir`.
+    pub fn open(dir: &Path, io: Arc<dyn Io>) -> Result<(SFrame, Opened)> {
+        let mut s = io.open(&dir.join(INDEX_FILE), OpenMode::Read)?;
+        let size = s.size()?;
+        let (opened, frame_len) = read_parts(s.as_mut(), 0, size, TYPE_SPARSE)?;
+        let mut next_id = 0u64;
+        for &o in &opened.offsets {
+            if let Slot::Stored(id) = offsets::slot(o)? {
+                if id >= u64::from(u32::MAX) {
+                    return Err(Error::InvalidHeader);
+                }
+                next_id = next_id.max(id + 1);
+            }
+        }
+        Ok((
+            SFrame {
+                dir: dir.to_path_buf(),
+                io,
+                next_id,
+                frame_len,
+                doomed: Vec::new(),
+            },
+            opened,
+        ))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The committed length of the index frame.
+    pub fn len(&self) -> u64 {
+        self.frame_len
+    }
+
+    /// Whether nothing was committed yet.
+    pub fn is_empty(&self) -> bool {
+        self.frame_len == 0
+    }
+
+    /// Reads chunk file `id`.
+    pub fn read_chunk(&mut self, id: u64) -> Result<Cow<'_, [u8]>> {
+        let mut s = self.io.open(&chunk_path(&self.dir, id), OpenMode::Read)?;
+        let size = s.size()?;
+        if !(16..=MAX_CHUNK_FILE).contains(&size) {
+            return Err(Error::ReadBuffer);
+        }
+        Ok(Cow::Owned(read_vec(s.as_mut(), 0, size)?))
+    }
+
+    /// Writes a chunk to a new file; returns its number for the index.
+    pub fn store_chunk(&mut self, chunk: &[u8]) -> Result<u64> {
+        let id = self.next_id;
+        let mut s = self.io.open(&chunk_path(&self.dir, id), OpenMode::Create)?;
+        s.write_at(0, chunk)?;
+        self.next_id += 1;
+        Ok(id)
+    }
+
+    /// Marks chunk file `id` for removal once the next commit succeeded.
+    pub fn release(&mut self, id: u64) {
+        self.doomed.push(id);
+    }
+
+    /// Writes the index frame and removes released chunk files.
+    pub fn commit(&mut self, mut header: FrameHeader, offs: &[i64], vlmeta: &[Meta]) -> Result<()> {
+        let index = if offs.is_empty() {
+            Vec::new()
+        } else {
+            offsets::encode(offs)?
+        };
+        let trailer = trailer::encode(vlmeta)?;
+        header.frame_type = TYPE_SPARSE;
+        let hlen = header.encode()?.len() as u64;
+        header.frame_len = hlen + index.len() as u64 + trailer.len() as u64;
+        let mut bytes = header.encode()?;
+        bytes.extend_from_slice(&index);
+        bytes.extend_from_slice(&trailer);
+        let tmp = self.dir.join(format!("{INDEX_FILE}.tmp"));
+        {
+            let mut s = self.io.open(&tmp, OpenMode::Create)?;
+            s.write_at(0, &bytes)?;
+        }
+        std::fs::rename(&tmp, self.dir.join(INDEX_FILE)).map_err(|_| Error::FileWrite)?;
+        self.frame_len = header.frame_len;
+        for id in std::mem::take(&mut self.doomed) {
+            if !offs.contains(&(id as i64)) {
+                let _ = std::fs::remove_file(chunk_path(&self.dir, id));
+            }
+        }
+        Ok(())
+    }
+
+    /// The index frame as committed.
+    pub fn index_bytes(&self) -> Result<Vec<u8>> {
+        let mut s = self.io.open(&self.dir.join(INDEX_FILE), OpenMode::Read)?;
+        read_vec(s.as_mut(), 0, self.frame_len)
+    }
+}

@@ -1,0 +1,317 @@
+//! Chunk operations: append, insert, update, delete, reorder, read and decompress.
+
+use std::borrow::Cow;
+
+use super::{Store, SuperChunk};
+use crate::chunk::Header;
+use crate::constants::{MAX_OVERHEAD, SPECIAL_NAN, SPECIAL_UNINIT, SPECIAL_ZERO};
+use crate::error::{Error, Result};
+use crate::frame::offsets::{self, Slot};
+use crate::special::{special_chunk, Special};
+
+/// The validated header of a chunk handed in, and the chunk cut to its own length.
+fn checked(chunk: &[u8]) -> Result<(Header, &[u8])> {
+    let h = Header::parse(chunk)?;
+    if h.is_lazy() || h.nbytes < 0 {
+        return Err(Error::InvalidHeader);
+    }
+    Ok((h, &chunk[..h.cbytes as usize]))
+}
+
+/// The special kind a chunk header stands for, when the frame can store it as an offset.
+fn special_kind(h: &Header) -> Option<Special> {
+    if !h.is_extended() || h.version < 3 {
+        return None;
+    }
+    match h.special() {
+        SPECIAL_ZERO => Some(Special::Zeros),
+        SPECIAL_NAN => Some(Special::Nans),
+        SPECIAL_UNINIT => Some(Special::Uninit),
+        _ => None,
+    }
+}
+
+/// Which operation a chunk-size change comes from (for its error code).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Append,
+    Insert,
+    Update,
+}
+
+impl SuperChunk {
+    /// Uncompressed size of chunk `n` for special index entries.
+    fn special_nbytes(&self, n: usize) -> Result<i32> {
+        let cs = self.chunksize;
+        if cs <= 0 {
+            return Err(Error::Data);
+        }
+        let nchunks = self.nchunks();
+        if n as i64 + 1 == nchunks {
+            let rest = self.nbytes - i64::from(cs) * (nchunks - 1);
+            if rest <= 0 || rest > i64::from(cs) {
+                return Err(Error::Data);
+            }
+            return Ok(rest as i32);
+        }
+        Ok(cs)
+    }
+
+    /// Chunk `n` as stored (special index entries come back as 32-byte chunks).
+    pub fn chunk(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
+        let idx = usize::try_from(n).map_err(|_| Error::InvalidParam)?;
+        if n >= self.nchunks() {
+            return Err(Error::InvalidParam);
+        }
+        let slot = match &self.store {
+            Store::Memory(_) => None,
+            Store::Frame(_, offs) => Some(offsets::slot(offs[idx])?),
+        };
+        if let Some(Slot::Special(kind)) = slot {
+            let nbytes = self.special_nbytes(idx)?;
+            let mut out = vec![0u8; 32];
+            special_chunk(&self.cparams, kind, nbytes, &mut out)?;
+            return Ok(Cow::Owned(out));
+        }
+        match (&mut self.store, slot) {
+            (Store::Memory(v), _) => Ok(Cow::Borrowed(&v[idx])),
+            (Store::Frame(f, _), Some(Slot::Stored(at))) => f.read_chunk(at),
+            _ => Err(Error::Failure),
+        }
+    }
+
+    /// Decompresses chunk `n` into `dest`; returns its uncompressed size.
+    pub fn decompress_chunk(&mut self, n: i64, dest: &mut [u8]) -> Result<usize> {
+        let in_frame = self.has_frame();
+        let chunk = self.chunk(n)?.into_owned();
+        let h = Header::parse(&chunk)?;
+        if (h.nbytes as usize) > dest.len() {
+            return Err(if in_frame {
+                Error::WriteBuffer
+            } else {
+                Error::InvalidParam
+            });
+        }
+        self.dctx.decompress(&chunk, dest)
+    }
+
+    /// Updates the chunk size for a chunk of `nb` bytes at position `at`.
+    fn fit_chunksize(&mut self, nb: i32, at: i64, op: Op) -> Result<()> {
+        let n = self.nchunks();
+        if self.chunksize == -1 || n == 0 {
+            if op != Op::Update || n <= 1 {
+                self.chunksize = nb;
+            }
+            return Ok(());
+        }
+        let cs = self.chunksize;
+        if cs == 0 || nb == cs && self.nbytes == i64::from(cs) * n {
+            return Ok(());
+        }
+        let last_short = self.nbytes != i64::from(cs) * n;
+        let fits_as_last = nb < cs && at == n && op == Op::Append && !last_short;
+        if fits_as_last || (op == Op::Update && at + 1 == n && nb <= cs) {
+            return Ok(());
+        }
+        if nb > cs && self.has_frame() && op == Op::Append {
+            return Err(Error::ChunkAppend);
+        }
+        self.make_variable()
+    }
+
+    /// Switches to variable chunk sizes, storing special entries as real chunks first.
+    fn make_variable(&mut self) -> Result<()> {
+        if let Store::Frame(_, offs) = &self.store {
+            let specials: Vec<usize> = offs
+                .iter()
+                .enumerate()
+                .filter(|(_, &o)| o < 0)
+                .map(|(i, _)| i)
+                .collect();
+            for i in specials {
+                let chunk = self.chunk(i as i64)?.into_owned();
+                if let Store::Frame(f, offs) = &mut self.store {
+                    offs[i] = f.store_chunk(&chunk)? as i64;
+                }
+            }
+        }
+        self.chunksize = 0;
+        Ok(())
+    }
+
+    /// Stores a chunk and returns its index entry (frames) or buffer (memory).
+    fn place(&mut self, h: &Header, chunk: &[u8]) -> Result<(Option<i64>, i64)> {
+        let special = special_kind(h).filter(|_| self.chunksize > 0);
+        match &mut self.store {
+            Store::Memory(_) => Ok((None, i64::from(h.cbytes))),
+            Store::Frame(f, _) => match special {
+                Some(kind) => Ok((Some(offsets::special_offset(kind)), 0)),
+                None => Ok((Some(f.store_chunk(chunk)? as i64), i64::from(h.cbytes))),
+            },
+        }
+    }
+
+    /// The compressed size an index entry accounts for.
+    fn stored_cbytes(&mut self, n: usize) -> Result<i64> {
+        if let Store::Frame(_, offs) = &self.store {
+            if offs[n] < 0 {
+                return Ok(0);
+            }
+        }
+        let c = self.chunk(n as i64)?;
+        Ok(i64::from(Header::parse(&c)?.cbytes))
+    }
+
+    /// Appends a compressed chunk; returns the new number of chunks.
+    pub fn append_chunk(&mut self, chunk: &[u8]) -> Result<i64> {
+        let (h, chunk) = checked(chunk)?;
+        let n = self.nchunks();
+        self.fit_chunksize(h.nbytes, n, Op::Append)?;
+        let (entry, cb) = self.place(&h, chunk)?;
+        match (&mut self.store, entry) {
+            (Store::Memory(v), _) => v.push(chunk.to_vec()),
+            (Store::Frame(_, offs), Some(e)) => offs.push(e),
+            _ => return Err(Error::Failure),
+        }
+        self.nbytes += i64::from(h.nbytes);
+        self.cbytes += cb;
+        self.vl_blocks |= h.is_vl();
+        self.commit()?;
+        Ok(self.nchunks())
+    }
+
+    /// Inserts a compressed chunk at position `n`; returns the new number of chunks.
+    pub fn insert_chunk(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
+        if n < 0 || n > self.nchunks() {
+            return Err(Error::InvalidParam);
+        }
+        let (h, chunk) = checked(chunk)?;
+        self.fit_chunksize(h.nbytes, n, Op::Insert)?;
+        let (entry, cb) = self.place(&h, chunk)?;
+        let at = n as usize;
+        match (&mut self.store, entry) {
+            (Store::Memory(v), _) => v.insert(at, chunk.to_vec()),
+            (Store::Frame(_, offs), Some(e)) => offs.insert(at, e),
+            _ => return Err(Error::Failure),
+        }
+        self.nbytes += i64::from(h.nbytes);
+        self.cbytes += cb;
+        self.vl_blocks |= h.is_vl();
+        self.commit()?;
+        Ok(self.nchunks())
+    }
+
+    /// Replaces chunk `n`; returns the number of chunks.
+    pub fn update_chunk(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
+        if n < 0 || n >= self.nchunks() {
+            return Err(Error::InvalidParam);
+        }
+        let (h, chunk) = checked(chunk)?;
+        let at = n as usize;
+        let old_nbytes = Header::parse(&self.chunk(n)?)?.nbytes;
+        let old_cbytes = self.stored_cbytes(at)?;
+        self.fit_chunksize(h.nbytes, n, Op::Update)?;
+        let (entry, cb) = self.place(&h, chunk)?;
+        match (&mut self.store, entry) {
+            (Store::Memory(v), _) => v[at] = chunk.to_vec(),
+            (Store::Frame(f, offs), Some(e)) => {
+                if offs[at] >= 0 {
+                    f.release(offs[at] as u64);
+                }
+                offs[at] = e;
+            }
+            _ => return Err(Error::Failure),
+        }
+        self.nbytes += i64::from(h.nbytes) - i64::from(old_nbytes);
+        self.cbytes += cb - old_cbytes;
+        self.vl_blocks |= h.is_vl();
+        self.commit()?;
+        Ok(self.nchunks())
+    }
+
+    /// Removes chunk `n`; returns the new number of chunks.
+    pub fn delete_chunk(&mut self, n: i64) -> Result<i64> {
+        if n < 0 || n >= self.nchunks() {
+            return Err(Error::InvalidParam);
+        }
+        let at = n as usize;
+        let old_nbytes = Header::parse(&self.chunk(n)?)?.nbytes;
+        let old_cbytes = self.stored_cbytes(at)?;
+        let cs = self.chunksize;
+        let was_last = n + 1 == self.nchunks();
+        match &mut self.store {
+            Store::Memory(v) => {
+                v.remove(at);
+            }
+            Store::Frame(f, offs) => {
+                if offs[at] >= 0 {
+                    f.release(offs[at] as u64);
+                }
+                offs.remove(at);
+            }
+        }
+        self.nbytes -= i64::from(old_nbytes);
+        self.cbytes -= old_cbytes;
+        if cs > 0 && old_nbytes != cs && !was_last {
+            self.make_variable()?;
+        }
+        if self.nchunks() == 0 {
+            self.chunksize = -1;
+        }
+        self.commit()?;
+        Ok(self.nchunks())
+    }
+
+    /// Reorders the chunks: new chunk `i` is old chunk `order[i]` (a permutation).
+    pub fn reorder(&mut self, order: &[i64]) -> Result<()> {
+        let n = self.nchunks() as usize;
+        if order.len() != n {
+            return Err(Error::Data);
+        }
+        let mut seen = vec![false; n];
+        for &o in order {
+            let i = usize::try_from(o).map_err(|_| Error::Data)?;
+            if i >= n || std::mem::replace(&mut seen[i], true) {
+                return Err(Error::Data);
+            }
+        }
+        if self.chunksize > 0 && self.nbytes != i64::from(self.chunksize) * n as i64 {
+            let last = order.last().copied().unwrap_or(0) as usize;
+            if last + 1 != n {
+                self.make_variable()?;
+            }
+        }
+        match &mut self.store {
+            Store::Memory(v) => {
+                let old = std::mem::take(v);
+                let mut slots: Vec<Option<Vec<u8>>> = old.into_iter().map(Some).collect();
+                *v = order
+                    .iter()
+                    .map(|&o| slots[o as usize].take().unwrap_or_default())
+                    .collect();
+            }
+            Store::Frame(_, offs) => {
+                let old = offs.clone();
+                *offs = order.iter().map(|&o| old[o as usize]).collect();
+            }
+        }
+        self.commit()
+    }
+
+    /// Compresses `src` with the super-chunk's parameters and appends it.
+    pub fn append_buffer(&mut self, src: &[u8]) -> Result<i64> {
+        let mut out = vec![0u8; src.len() + MAX_OVERHEAD];
+        let n = self.cctx.compress(src, &mut out)?;
+        if n == 0 {
+            return Err(Error::WriteBuffer);
+        }
+        out.truncate(n);
+        self.append_chunk(&out)
+    }
+
+    /// Decodes block `nblock` of the VL-block chunk `n`.
+    pub fn vlblock(&mut self, n: i64, nblock: i32) -> Result<Vec<u8>> {
+        let chunk = self.chunk(n)?.into_owned();
+        self.dctx.vl_decompress_block(&chunk, nblock)
+    }
+}

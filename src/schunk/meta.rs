@@ -1,0 +1,163 @@
+//! Fixed-length metalayers (in the frame header) and variable-length metalayers
+//! (compressed, in the frame trailer).
+
+use super::SuperChunk;
+use crate::constants::MAX_OVERHEAD;
+use crate::context::{CParams, Context, DParams};
+use crate::error::{Error, Result};
+use crate::frame::header::MAX_NAME_LEN;
+use crate::frame::{Meta, MAX_METALAYERS, MAX_VLMETALAYERS};
+
+fn find(list: &[Meta], name: &str) -> Option<usize> {
+    list.iter().position(|m| m.name == name)
+}
+
+impl SuperChunk {
+    /// The fixed-length metalayers.
+    pub fn metalayers(&self) -> &[Meta] {
+        &self.metalayers
+    }
+
+    /// Index of metalayer `name`.
+    pub fn meta_exists(&self, name: &str) -> Result<usize> {
+        if name.len() > MAX_NAME_LEN {
+            return Err(Error::InvalidParam);
+        }
+        find(&self.metalayers, name).ok_or(Error::NotFound)
+    }
+
+    /// Adds a metalayer (frames accept them only before the first chunk); returns its index.
+    pub fn meta_add(&mut self, name: &str, content: &[u8]) -> Result<usize> {
+        if find(&self.metalayers, name).is_some()
+            || self.metalayers.len() >= MAX_METALAYERS
+            || name.len() > MAX_NAME_LEN && self.has_frame()
+        {
+            return Err(Error::InvalidParam);
+        }
+        if self.has_frame() && self.nchunks() > 0 {
+            return Err(Error::InvalidParam);
+        }
+        self.metalayers.push(Meta {
+            name: name.to_string(),
+            content: content.to_vec(),
+        });
+        if let Err(e) = self.commit() {
+            self.metalayers.pop();
+            return Err(e);
+        }
+        Ok(self.metalayers.len() - 1)
+    }
+
+    /// Replaces the content of metalayer `name`; a longer content is ignored, as in the
+    /// reference. Returns its index.
+    pub fn meta_update(&mut self, name: &str, content: &[u8]) -> Result<usize> {
+        let i = find(&self.metalayers, name).ok_or(Error::NotFound)?;
+        if content.len() > self.metalayers[i].content.len() {
+            return Ok(i);
+        }
+        let old = std::mem::replace(&mut self.metalayers[i].content, content.to_vec());
+        if let Err(e) = self.commit() {
+            self.metalayers[i].content = old;
+            return Err(e);
+        }
+        Ok(i)
+    }
+
+    /// The variable-length metalayers (contents compressed).
+    pub fn vlmetalayers(&self) -> &[Meta] {
+        &self.vlmetalayers
+    }
+
+    /// Index of variable-length metalayer `name`.
+    pub fn vlmeta_exists(&self, name: &str) -> Result<usize> {
+        if name.len() > MAX_NAME_LEN {
+            return Err(Error::InvalidParam);
+        }
+        find(&self.vlmetalayers, name).ok_or(Error::NotFound)
+    }
+
+    fn vlmeta_compress(content: &[u8], cparams: Option<CParams>) -> Result<Vec<u8>> {
+        let mut cp = cparams.unwrap_or_default();
+        cp.nthreads = cp.nthreads.max(1);
+        let mut out = vec![0u8; content.len() + MAX_OVERHEAD];
+        let n = Context::compressor(cp).compress(content, &mut out)?;
+        if n == 0 {
+            return Err(Error::WriteBuffer);
+        }
+        out.truncate(n);
+        Ok(out)
+    }
+
+    /// Adds a variable-length metalayer, compressed with `cparams` (defaults when `None`).
+    pub fn vlmeta_add(
+        &mut self,
+        name: &str,
+        content: &[u8],
+        cparams: Option<CParams>,
+    ) -> Result<usize> {
+        if name.len() > MAX_NAME_LEN
+            || find(&self.vlmetalayers, name).is_some()
+            || self.vlmetalayers.len() >= MAX_VLMETALAYERS
+        {
+            return Err(Error::InvalidParam);
+        }
+        let content = SuperChunk::vlmeta_compress(content, cparams)?;
+        self.vlmetalayers.push(Meta {
+            name: name.to_string(),
+            content,
+        });
+        if let Err(e) = self.commit() {
+            self.vlmetalayers.pop();
+            return Err(e);
+        }
+        Ok(self.vlmetalayers.len() - 1)
+    }
+
+    /// Replaces the content of variable-length metalayer `name`; returns its index.
+    pub fn vlmeta_update(
+        &mut self,
+        name: &str,
+        content: &[u8],
+        cparams: Option<CParams>,
+    ) -> Result<usize> {
+        let i = self.vlmeta_exists(name)?;
+        let content = SuperChunk::vlmeta_compress(content, cparams)?;
+        let old = std::mem::replace(&mut self.vlmetalayers[i].content, content);
+        if let Err(e) = self.commit() {
+            self.vlmetalayers[i].content = old;
+            return Err(e);
+        }
+        Ok(i)
+    }
+
+    /// The decompressed content of variable-length metalayer `name`, with its index.
+    pub fn vlmeta_get(&self, name: &str) -> Result<(usize, Vec<u8>)> {
+        let i = self.vlmeta_exists(name)?;
+        let c = &self.vlmetalayers[i].content;
+        let h = crate::chunk::Header::parse(c)?;
+        if h.nbytes < 0 {
+            return Err(Error::Data);
+        }
+        let mut out = vec![0u8; h.nbytes as usize];
+        let mut ctx = Context::decompressor(DParams::default());
+        let n = ctx.decompress(c, &mut out)?;
+        out.truncate(n);
+        Ok((i, out))
+    }
+
+    /// Removes variable-length metalayer `name`; returns how many remain.
+    pub fn vlmeta_delete(&mut self, name: &str) -> Result<usize> {
+        let i = self.vlmeta_exists(name)?;
+        let old = self.vlmetalayers.remove(i);
+        if let Err(e) = self.commit() {
+            self.vlmetalayers.insert(i, old);
+            return Err(e);
+        }
+        Ok(self.vlmetalayers.len())
+    }
+
+    /// The names of the variable-length metalayers.
+    pub fn vlmeta_names(&self) -> Vec<&str> {
+        self.vlmetalayers.iter().map(|m| m.name.as_str()).collect()
+    }
+}

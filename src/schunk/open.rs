@@ -1,0 +1,178 @@
+//! Creating the storage of a new super-chunk and opening existing frames.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{Storage, Store, SuperChunk};
+use crate::context::{CParams, Context, DParams};
+use crate::error::{Error, Result};
+use crate::frame::{CFrame, Frame, Opened, SFrame};
+use crate::io::{FrameBuffer, Io, MemoryStream, OpenMode};
+
+/// The empty store a new super-chunk starts with.
+pub(super) fn create_store(storage: &Storage) -> Result<Store> {
+    match (&storage.urlpath, storage.contiguous) {
+        (None, false) => Ok(Store::Memory(Vec::new())),
+        (None, true) => {
+            storage.backend()?;
+            let buf: Box<dyn FrameBuffer> = match storage.buffer {
+                Some(make) => make(),
+                None => Box::new(Vec::new()),
+            };
+            let stream = Box::new(MemoryStream::new(buf));
+            Ok(Store::Frame(
+                Frame::Contiguous(CFrame::create(stream, 0, false)),
+                Vec::new(),
+            ))
+        }
+        (Some(path), true) => {
+            let io = storage.backend()?;
+            if path.is_dir() {
+                std::fs::remove_dir_all(path).map_err(|_| Error::FileRemove)?;
+            }
+            let stream = io.open(path, OpenMode::Create)?;
+            Ok(Store::Frame(
+                Frame::Contiguous(CFrame::create(stream, 0, true)),
+                Vec::new(),
+            ))
+        }
+        (Some(path), false) => {
+            let io = storage.backend()?;
+            if path.is_file() {
+                std::fs::remove_file(path).map_err(|_| Error::FileRemove)?;
+            } else if path.is_dir() {
+                std::fs::remove_dir_all(path).map_err(|_| Error::FileRemove)?;
+            }
+            Ok(Store::Frame(
+                Frame::Sparse(SFrame::create(path, io)?),
+                Vec::new(),
+            ))
+        }
+    }
+}
+
+impl SuperChunk {
+    /// Builds a super-chunk around an opened frame.
+    fn from_opened(frame: Frame, opened: Opened, mut storage: Storage) -> Result<SuperChunk> {
+        let h = opened.header;
+        let cparams = CParams {
+            compcode: h.compcode,
+            compcode_meta: h.compcode_meta,
+            clevel: h.clevel.min(9),
+            use_dict: h.use_dict,
+            typesize: h.typesize,
+            nthreads: h.nthreads_c.max(1),
+            blocksize: h.blocksize,
+            splitmode: i32::from(h.splitmode),
+            filters: h.filters,
+            filters_meta: h.filters_meta,
+            instr_codec: false,
+        };
+        let dparams = DParams {
+            nthreads: h.nthreads_d.max(1),
+            typesize: h.typesize,
+        };
+        storage.cparams = cparams;
+        storage.dparams = dparams;
+        if h.metalayers.len() > crate::frame::MAX_METALAYERS {
+            return Err(Error::InvalidHeader);
+        }
+        let mut sc = SuperChunk::with_store(storage, Store::Frame(frame, opened.offsets));
+        sc.chunksize = h.chunksize;
+        sc.nbytes = h.nbytes;
+        sc.cbytes = h.cbytes;
+        sc.vl_blocks = h.vl_blocks;
+        sc.metalayers = h.metalayers;
+        sc.vlmetalayers = opened.vlmeta;
+        sc.cctx = Context::compressor(cparams);
+        sc.dctx = Context::decompressor(dparams);
+        Ok(sc)
+    }
+
+    /// Opens the frame stored at `path`: a contiguous frame file whose header starts at
+    /// byte `offset`, or a sparse frame directory (`offset` must then be 0).
+    pub fn open(path: &Path, offset: u64, io: Option<Arc<dyn Io>>) -> Result<SuperChunk> {
+        let storage = Storage {
+            contiguous: !path.is_dir(),
+            urlpath: Some(path.to_path_buf()),
+            io,
+            ..Storage::default()
+        };
+        let io = storage.backend()?;
+        if path.is_dir() {
+            if offset != 0 {
+                return Err(Error::InvalidParam);
+            }
+            let (f, opened) = SFrame::open(path, io)?;
+            return SuperChunk::from_opened(Frame::Sparse(f), opened, storage);
+        }
+        let stream = io
+            .open(path, OpenMode::ReadWrite)
+            .or_else(|_| io.open(path, OpenMode::Read))?;
+        let (f, opened) = CFrame::open(stream, offset, true)?;
+        SuperChunk::from_opened(Frame::Contiguous(f), opened, storage)
+    }
+
+    /// Wraps an in-memory contiguous frame held in `buffer`.
+    pub fn from_buffer(buffer: Box<dyn FrameBuffer>) -> Result<SuperChunk> {
+        if buffer.bytes().len() < crate::frame::header::HEADER_MINLEN {
+            return Err(Error::ReadBuffer);
+        }
+        let stream = Box::new(MemoryStream::new(buffer));
+        let (f, opened) = CFrame::open(stream, 0, false)?;
+        let storage = Storage {
+            contiguous: true,
+            ..Storage::default()
+        };
+        SuperChunk::from_opened(Frame::Contiguous(f), opened, storage)
+    }
+
+    /// A super-chunk over a copy of the in-memory contiguous frame `bytes`.
+    pub fn from_cframe(bytes: &[u8]) -> Result<SuperChunk> {
+        SuperChunk::from_buffer(Box::new(bytes.to_vec()))
+    }
+}
+
+impl SuperChunk {
+    /// Re-reads a file-backed frame that another handle may have changed; whether it had.
+    pub fn refresh(&mut self) -> Result<bool> {
+        let Some(path) = self.storage.urlpath.clone() else {
+            return Ok(false);
+        };
+        let base = match &self.store {
+            Store::Frame(Frame::Contiguous(f), _) => f.base(),
+            Store::Frame(Frame::Sparse(_), _) => 0,
+            Store::Memory(_) => return Ok(false),
+        };
+        let mut fresh = SuperChunk::open(&path, base, self.storage.io.clone())?;
+        let same = fresh.nbytes == self.nbytes
+            && fresh.frame_offsets() == self.frame_offsets()
+            && fresh.metalayers == self.metalayers
+            && fresh.vlmetalayers == self.vlmetalayers
+            && fresh.frame_len() == self.frame_len();
+        if same {
+            return Ok(false);
+        }
+        fresh.storage.buffer = self.storage.buffer;
+        fresh.tick = self.tick + 1;
+        *self = fresh;
+        Ok(true)
+    }
+}
+
+impl SuperChunk {
+    /// Takes the frame lock (re-entrant).
+    pub fn lock(&mut self) -> Result<()> {
+        self.locks += 1;
+        Ok(())
+    }
+
+    /// Releases the frame lock; `Lock` when it is not held.
+    pub fn unlock(&mut self) -> Result<()> {
+        if self.locks == 0 {
+            return Err(Error::Lock);
+        }
+        self.locks -= 1;
+        Ok(())
+    }
+}

@@ -1,0 +1,120 @@
+//! Serialising a super-chunk: contiguous frame buffers and files, and copies into new
+//! storage.
+
+use std::path::Path;
+
+use super::{Storage, Store, SuperChunk};
+use crate::error::{Error, Result};
+use crate::frame::offsets::{self, Slot};
+use crate::frame::{CFrame, Frame};
+use crate::io::{MemoryStream, OpenMode, Stream};
+
+impl SuperChunk {
+    /// The bytes of an in-memory contiguous frame, in place.
+    pub fn frame_bytes(&self) -> Option<&[u8]> {
+        match &self.store {
+            Store::Frame(Frame::Contiguous(f), _) if self.storage.urlpath.is_none() => {
+                f.stream().as_slice()
+            }
+            _ => None,
+        }
+    }
+
+    /// The length of the frame, or an estimate (`cbytes + 8 * nchunks`) without one.
+    pub fn frame_len(&self) -> i64 {
+        match &self.store {
+            Store::Frame(Frame::Contiguous(f), _) => f.len() as i64,
+            _ => self.cbytes + 8 * self.nchunks(),
+        }
+    }
+
+    /// Sets how buffers of in-memory frames made later (copies) are allocated.
+    pub fn set_buffer_maker(&mut self, make: fn() -> Box<dyn crate::io::FrameBuffer>) {
+        self.storage.buffer = Some(make);
+    }
+
+    /// Lets an in-memory frame buffer outlive the super-chunk (its holder frees it).
+    pub fn keep_frame_buffer(&mut self, keep: bool) {
+        if let Store::Frame(Frame::Contiguous(f), _) = &mut self.store {
+            f.keep_buffer(keep);
+        }
+    }
+
+    /// Writes this super-chunk as a contiguous frame into `stream` at `base`.
+    fn write_cframe(&mut self, stream: Box<dyn Stream>, base: u64) -> Result<CFrame> {
+        let mut f = CFrame::create(stream, base, false);
+        let header = self.frame_header();
+        f.start(header.encode()?.len() as u64);
+        let mut offs = Vec::with_capacity(self.nchunks() as usize);
+        for n in 0..self.nchunks() {
+            let entry = match &self.store {
+                Store::Frame(_, o) => o[n as usize],
+                Store::Memory(_) => 0,
+            };
+            let slot = if self.has_frame() {
+                offsets::slot(entry)?
+            } else {
+                Slot::Stored(0)
+            };
+            offs.push(match slot {
+                Slot::Special(_) => entry,
+                Slot::Stored(_) => {
+                    let c = self.chunk(n)?.into_owned();
+                    f.store_chunk(&c)? as i64
+                }
+            });
+        }
+        f.commit(header, &offs, &self.vlmetalayers)?;
+        Ok(f)
+    }
+
+    /// A contiguous frame holding this super-chunk.
+    pub fn to_cframe(&mut self) -> Result<Vec<u8>> {
+        if let Some(b) = self.frame_bytes() {
+            return Ok(b.to_vec());
+        }
+        let mut f = self.write_cframe(Box::new(MemoryStream::new(Box::new(Vec::new()))), 0)?;
+        f.to_vec().map_err(|_| Error::SchunkCopy)
+    }
+
+    /// Writes this super-chunk as a contiguous frame file; returns its length.
+    pub fn to_file(&mut self, path: &Path) -> Result<i64> {
+        let io = self.storage.backend()?;
+        let stream = io.open(path, OpenMode::Create)?;
+        let f = self.write_cframe(stream, 0)?;
+        Ok(f.len() as i64)
+    }
+
+    /// Appends this super-chunk as a contiguous frame at the end of file `path` (created
+    /// when missing); returns the offset where the frame starts.
+    pub fn append_file(&mut self, path: &Path) -> Result<i64> {
+        let io = self.storage.backend()?;
+        let mut stream = if path.exists() {
+            io.open(path, OpenMode::ReadWrite)?
+        } else {
+            io.open(path, OpenMode::Create)?
+        };
+        let base = stream.size()?;
+        self.write_cframe(stream, base)?;
+        i64::try_from(base).map_err(|_| Error::FileWrite)
+    }
+
+    /// A deep copy into new storage (parameters, metalayers and chunks).
+    pub fn copy(&mut self, mut storage: Storage) -> Result<SuperChunk> {
+        storage.cparams = self.cparams;
+        storage.dparams = self.dparams;
+        if storage.io.is_none() {
+            storage.io = self.storage.io.clone();
+        }
+        let mut out = SuperChunk::new(storage).map_err(|_| Error::SchunkCopy)?;
+        out.chunksize = -1;
+        out.metalayers = self.metalayers.clone();
+        out.vlmetalayers = self.vlmetalayers.clone();
+        out.commit()?;
+        for n in 0..self.nchunks() {
+            let c = self.chunk(n)?.into_owned();
+            out.append_chunk(&c)?;
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,252 @@
+//! Tests of the super-chunk core, incl. reading the shared corpus frames.
+
+use std::path::Path;
+
+use super::*;
+
+fn corpus() -> Option<&'static Path> {
+    let p = Path::new("/work/shared/corpus");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("SKIPPED: corpus not found at {}", p.display());
+        None
+    }
+}
+
+#[test]
+fn opens_corpus_frame_f01() {
+    let Some(root) = corpus() else { return };
+    crate::global::init();
+    let sc = SuperChunk::open(
+        &root.join("frames/f01_zstd_i4_meta_vlmeta.b2frame"),
+        0,
+        None,
+    );
+    let sc = sc.expect("open");
+    assert_eq!(sc.typesize(), 4);
+}
+
+#[test]
+fn opens_every_corpus_frame() {
+    let Some(root) = corpus() else { return };
+    crate::global::init();
+    for dir in ["frames", "sframes"] {
+        for e in std::fs::read_dir(root.join(dir)).expect("dir") {
+            let p = e.expect("entry").path();
+            let r = SuperChunk::open(&p, 0, None);
+            assert!(r.is_ok(), "{}: {:?}", p.display(), r.err());
+        }
+    }
+}
+
+use crate::context::{CParams, Context, DParams};
+use crate::special::Special;
+
+fn cparams(typesize: i32) -> CParams {
+    CParams {
+        typesize,
+        clevel: 5,
+        nthreads: 1,
+        ..CParams::default()
+    }
+}
+
+fn data(n: usize, seed: u32) -> Vec<u8> {
+    (0..n as u32)
+        .flat_map(|i| (i.wrapping_mul(seed) / 7).to_le_bytes())
+        .collect()
+}
+
+fn storage(contiguous: bool, urlpath: Option<&Path>) -> Storage {
+    crate::global::init();
+    Storage {
+        contiguous,
+        urlpath: urlpath.map(Path::to_path_buf),
+        cparams: cparams(4),
+        dparams: DParams::default(),
+        ..Storage::default()
+    }
+}
+
+fn decompressed(sc: &mut SuperChunk, n: i64) -> Vec<u8> {
+    let nb = crate::chunk::Header::parse(&sc.chunk(n).expect("chunk"))
+        .expect("header")
+        .nbytes as usize;
+    let mut out = vec![0u8; nb];
+    assert_eq!(sc.decompress_chunk(n, &mut out).expect("decompress"), nb);
+    out
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("b2oxide-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_file(&d);
+    d
+}
+
+/// Appends, inserts, updates, deletes and reorders on one storage kind and checks every
+/// chunk against the plain data, then (for persistent kinds) reopens and checks again.
+fn exercise(st: Storage) {
+    let path = st.urlpath.clone();
+    let mut sc = SuperChunk::new(st).expect("new");
+    sc.meta_add("dims", b"\x92\x01\x02").expect("meta");
+    let mut want: Vec<Vec<u8>> = (0..5).map(|i| data(1000, 17 + i)).collect();
+    for d in &want {
+        sc.append_buffer(d).expect("append");
+    }
+    assert_eq!(sc.nchunks(), 5);
+    assert_eq!(sc.chunksize(), 4000);
+    let extra = data(1000, 99);
+    let mut ctx = Context::compressor(cparams(4));
+    let mut c = vec![0u8; 4000 + 32];
+    let n = ctx.compress(&extra, &mut c).expect("compress");
+    c.truncate(n);
+    sc.insert_chunk(2, &c).expect("insert");
+    want.insert(2, extra.clone());
+    sc.update_chunk(0, &c).expect("update");
+    want[0] = extra;
+    sc.delete_chunk(4).expect("delete");
+    want.remove(4);
+    sc.reorder(&[4, 3, 2, 1, 0]).expect("reorder");
+    want.reverse();
+    sc.vlmeta_add("info", b"some variable-length metadata", None)
+        .expect("vlmeta");
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(&decompressed(&mut sc, i as i64), w, "chunk {i}");
+    }
+    assert_eq!(sc.nbytes(), 5 * 4000);
+    let mut slice = vec![0u8; 8 * 4];
+    sc.get_slice(998, 1006, &mut slice).expect("slice");
+    assert_eq!(&slice[..8], &want[0][3992..]);
+    assert_eq!(&slice[8..], &want[1][..24]);
+    if let Some(p) = path {
+        drop(sc);
+        let mut re = SuperChunk::open(&p, 0, None).expect("reopen");
+        assert_eq!(re.nchunks(), 5);
+        assert_eq!(re.metalayers()[0].content, b"\x92\x01\x02");
+        assert_eq!(
+            re.vlmeta_get("info").expect("vlmeta").1,
+            b"some variable-length metadata"
+        );
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(&decompressed(&mut re, i as i64), w, "reopened chunk {i}");
+        }
+    } else if sc.has_frame() {
+        let bytes = sc.to_cframe().expect("to_cframe");
+        let mut re = SuperChunk::from_cframe(&bytes).expect("from_cframe");
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(&decompressed(&mut re, i as i64), w, "copied chunk {i}");
+        }
+    }
+}
+
+#[test]
+fn memory_sparse_operations() {
+    exercise(storage(false, None));
+}
+
+#[test]
+fn memory_cframe_operations() {
+    exercise(storage(true, None));
+}
+
+#[test]
+fn file_cframe_operations() {
+    let p = tmpdir("ops.b2frame");
+    exercise(storage(true, Some(&p)));
+    let _ = std::fs::remove_file(&p);
+}
+
+#[test]
+fn sframe_operations() {
+    let p = tmpdir("ops.b2frame.d");
+    exercise(storage(false, Some(&p)));
+    assert!(p.join("chunks.b2frame").is_file());
+    let _ = std::fs::remove_dir_all(&p);
+}
+
+#[test]
+fn fill_special_frames_store_index_entries_only() {
+    let mut sc = SuperChunk::new(storage(true, None)).expect("new");
+    assert_eq!(
+        sc.fill_special(2500, Special::Zeros, 4000).expect("fill"),
+        3
+    );
+    assert_eq!(sc.cbytes(), 0);
+    assert_eq!(sc.nbytes(), 10000);
+    let last = decompressed(&mut sc, 2);
+    assert_eq!(last, vec![0u8; 2000]);
+    assert_eq!(
+        sc.fill_special(1, Special::Zeros, 4000),
+        Err(crate::Error::SchunkSpecial)
+    );
+}
+
+#[test]
+fn metalayers_only_before_first_chunk_in_frames() {
+    let mut sc = SuperChunk::new(storage(true, None)).expect("new");
+    sc.append_buffer(&data(10, 3)).expect("append");
+    assert_eq!(sc.meta_add("late", b"x"), Err(crate::Error::InvalidParam));
+    assert!(sc.metalayers().is_empty());
+}
+
+#[test]
+fn variable_chunks_and_bigger_chunk_rules() {
+    let mut sc = SuperChunk::new(storage(true, None)).expect("new");
+    sc.append_buffer(&data(100, 3)).expect("append");
+    assert_eq!(
+        sc.append_buffer(&data(200, 3)),
+        Err(crate::Error::ChunkAppend)
+    );
+    sc.append_buffer(&data(50, 3)).expect("short");
+    assert_eq!(sc.chunksize(), 400);
+    sc.append_buffer(&data(100, 5)).expect("after short");
+    assert_eq!(sc.chunksize(), 0);
+    let bytes = sc.to_cframe().expect("cframe");
+    let h = crate::frame::FrameHeader::parse(&bytes[..bytes[14] as usize]).expect("header");
+    assert!(h.variable_chunks);
+    assert_eq!(h.version, 3);
+}
+
+#[test]
+fn interrupted_append_leaves_old_frame_readable() {
+    let p = tmpdir("crash.b2frame");
+    let mut sc = SuperChunk::new(storage(true, Some(&p))).expect("new");
+    for i in 0..3 {
+        sc.append_buffer(&data(500, 7 + i)).expect("append");
+    }
+    let before = std::fs::read(&p).expect("read");
+    // Store a chunk without committing (what an interrupted append leaves behind).
+    let chunk = sc.chunk(0).expect("chunk").into_owned();
+    if let Store::Frame(f, _) = &mut sc.store {
+        f.store_chunk(&chunk).expect("store");
+    }
+    drop(sc);
+    let after = std::fs::read(&p).expect("read");
+    assert!(after.len() > before.len());
+    assert_eq!(
+        &after[..before.len()],
+        &before[..],
+        "committed bytes untouched"
+    );
+    let mut re = SuperChunk::open(&p, 0, None).expect("old state opens");
+    assert_eq!(re.nchunks(), 3);
+    assert_eq!(decompressed(&mut re, 2), data(500, 9));
+    let _ = std::fs::remove_file(&p);
+}
+
+#[test]
+fn frames_at_offsets_and_append_file() {
+    let p = tmpdir("multi.b2frame");
+    let mut a = SuperChunk::new(storage(true, None)).expect("a");
+    a.append_buffer(&data(300, 11)).expect("append");
+    let mut b = SuperChunk::new(storage(false, None)).expect("b");
+    b.append_buffer(&data(400, 13)).expect("append");
+    assert_eq!(a.append_file(&p).expect("first"), 0);
+    let off = b.append_file(&p).expect("second");
+    assert_eq!(off, a.frame_len());
+    let mut rb = SuperChunk::open(&p, off as u64, None).expect("open at offset");
+    assert_eq!(decompressed(&mut rb, 0), data(400, 13));
+    let _ = std::fs::remove_file(&p);
+}
