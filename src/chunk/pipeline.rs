@@ -160,7 +160,7 @@ pub(crate) fn backward(
             SHUFFLE => shuffle::unshuffle(f.shuffle_width(slot), src, dst),
             BITSHUFFLE => {
                 let elems = n / f.typesize.max(1);
-                if f.version == BLOSC1_VERSION_FORMAT && elems % 8 != 0 {
+                if f.version == BLOSC1_VERSION_FORMAT && !elems.is_multiple_of(8) {
                     dst.copy_from_slice(src);
                 } else {
                     bitshuffle::bitunshuffle(f.typesize, src, dst);
