@@ -2000,7 +2000,8 @@ BLOSC_EXPORT int16_t blosc2_get_nthreads(void);
 
 /**
  * The indices of the chunks a slice touches, in a malloc'd `*chunks_idx`; returns their
- * number. `start`/`stop` are item positions (one dimension).
+ * number. `start`/`stop` hold one position per dimension of a "b2nd" array, or one
+ * item position otherwise.
  *
  * # Safety
  * `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.
@@ -2234,7 +2235,8 @@ int64_t blosc2_schunk_fill_special(struct blosc2_schunk *schunk,
 BLOSC_EXPORT int64_t blosc2_schunk_frame_len(struct blosc2_schunk *schunk);
 
 /**
- * Frees a super-chunk (data on disk stays); 0.
+ * Frees a super-chunk (data on disk stays) and releases the I/O backend parameters
+ * through its destroy callback; 0, or 1 when that callback failed.
  *
  * # Safety
  * `schunk` must be NULL or a live super-chunk, not used afterwards.

@@ -31,7 +31,8 @@ pub unsafe extern "C" fn blosc2_frame_get_offsets(schunk: *mut blosc2_schunk) ->
 }
 
 /// The indices of the chunks a slice touches, in a malloc'd `*chunks_idx`; returns their
-/// number. `start`/`stop` are item positions (one dimension).
+/// number. `start`/`stop` hold one position per dimension of a "b2nd" array, or one
+/// item position otherwise.
 ///
 /// # Safety
 /// `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.
@@ -52,7 +53,17 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
         // SAFETY: forwarded caller guarantees.
         unsafe {
             with_schunk(schunk, |b| {
-                let idx = b.core.slice_chunks(*start, *stop)?;
+                let ndim = b
+                    .core
+                    .metalayers()
+                    .iter()
+                    .find(|m| m.name == "b2nd" || m.name == "caterva")
+                    .and_then(|m| m.content.get(2).copied())
+                    .map_or(1, |n| usize::from(n).min(16));
+                let idx = b.core.slice_chunks(
+                    std::slice::from_raw_parts(start, ndim),
+                    std::slice::from_raw_parts(stop, ndim),
+                )?;
                 let p = libc::malloc(idx.len().max(1) * 8).cast::<i64>();
                 if p.is_null() {
                     return Err(Error::MemoryAlloc);

@@ -13,10 +13,13 @@ pub mod global;
 pub mod io;
 pub mod io_mmap;
 pub mod io_stdio;
+#[cfg(test)]
+mod io_tests;
 pub mod meta;
 pub mod names;
 pub mod schunk;
 pub mod schunk_io;
+pub mod schunk_lock;
 pub mod schunk_mem;
 pub mod schunk_ops;
 #[cfg(test)]

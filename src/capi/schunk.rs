@@ -9,10 +9,11 @@ use std::sync::Arc;
 use super::context::{blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams};
 use super::ffi::{c_str, guard};
 use super::io::backend_for;
+use super::schunk_lock::FrameLock;
 use super::schunk_mem::{MallocBuf, MetaMirror};
 use super::types::{
     blosc2_cparams, blosc2_dparams, blosc2_frame, blosc2_io, blosc2_metalayer, blosc2_schunk,
-    blosc2_storage, BLOSC2_MAX_METALAYERS, BLOSC2_MAX_VLMETALAYERS,
+    blosc2_stdio_params, blosc2_storage, BLOSC2_MAX_METALAYERS, BLOSC2_MAX_VLMETALAYERS,
 };
 use crate::context::DParams;
 use crate::error::{Error, Result};
@@ -30,6 +31,7 @@ pub(crate) struct SchunkBox {
     urlpath: Option<CString>,
     metas: Vec<MetaMirror>,
     vlmetas: Vec<MetaMirror>,
+    pub(crate) lock: FrameLock,
 }
 
 fn null_schunk_c() -> blosc2_schunk {
@@ -98,6 +100,10 @@ impl SchunkBox {
             .urlpath
             .as_ref()
             .and_then(|p| CString::new(p.to_string_lossy().into_owned()).ok());
+        // SAFETY: `io.params` of an id-0 backend is NULL or a `blosc2_stdio_params`.
+        let locking = io.id == 0
+            && unsafe { io.params.cast::<blosc2_stdio_params>().as_ref() }
+                .is_some_and(|p| p.locking);
         let mut b = Box::new(SchunkBox {
             c: null_schunk_c(),
             core,
@@ -108,6 +114,7 @@ impl SchunkBox {
             urlpath,
             metas: Vec::new(),
             vlmetas: Vec::new(),
+            lock: FrameLock::new(locking),
         });
         b.c.cctx = blosc2_create_cctx(b.cparams);
         b.c.dctx = blosc2_create_dctx(b.dparams);
@@ -412,7 +419,8 @@ pub unsafe extern "C" fn blosc2_schunk_avoid_cframe_free(
     })
 }
 
-/// Frees a super-chunk (data on disk stays); 0.
+/// Frees a super-chunk (data on disk stays) and releases the I/O backend parameters
+/// through its destroy callback; 0, or 1 when that callback failed.
 ///
 /// # Safety
 /// `schunk` must be NULL or a live super-chunk, not used afterwards.
@@ -429,7 +437,19 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
             blosc2_free_ctx(b.c.cctx);
             blosc2_free_ctx(b.c.dctx);
         }
+        let io = b.io;
         drop(b);
+        let cb = super::io::blosc2_get_io_cb(io.id);
+        // SAFETY: the table entry is live; its destroy callback takes the backend
+        // parameters the caller supplied with the storage.
+        let rc = unsafe {
+            cb.as_ref()
+                .and_then(|cb| cb.destroy)
+                .map_or(0, |d| d(io.params))
+        };
+        if rc < 0 {
+            return 1;
+        }
         0
     })
 }

@@ -176,7 +176,11 @@ pub unsafe extern "C" fn blosc2_schunk_get_dparams(
 pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Lock.code(), || {
         // SAFETY: forwarded caller guarantees.
-        match unsafe { with_schunk(schunk, |b| b.core.lock()) } {
+        match unsafe {
+            with_schunk(schunk, |b| {
+                b.lock.acquire(b.core.storage().urlpath.as_deref())
+            })
+        } {
             Ok(()) => 0,
             Err(e) => e.code(),
         }
@@ -191,7 +195,7 @@ pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int
 pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Lock.code(), || {
         // SAFETY: forwarded caller guarantees.
-        match unsafe { with_schunk(schunk, |b| b.core.unlock()) } {
+        match unsafe { with_schunk(schunk, |b| b.lock.release()) } {
             Ok(()) => 0,
             Err(e) => e.code(),
         }

@@ -302,3 +302,99 @@ fn special_fills_agree_with_the_reference() {
     }
     assert!(!blosc2_get_io_cb(0).is_null());
 }
+
+/// A "b2nd" metalayer for a 10x7 array of 4x4 chunks and 2x2 blocks of "<f8".
+fn b2nd_meta() -> Vec<u8> {
+    let mut m = vec![0x97, 0x00, 0x02, 0x92];
+    for s in [10i64, 7] {
+        m.push(0xd3);
+        m.extend_from_slice(&s.to_be_bytes());
+    }
+    for shape in [[4i32, 4], [2, 2]] {
+        m.push(0x92);
+        for s in shape {
+            m.push(0xd2);
+            m.extend_from_slice(&s.to_be_bytes());
+        }
+    }
+    m.push(0x00);
+    m.push(0xdb);
+    m.extend_from_slice(&3i32.to_be_bytes());
+    m.extend_from_slice(b"<f8");
+    m
+}
+
+#[test]
+fn slice_chunk_indices_agree_with_the_reference() {
+    let Some(r) = load() else { return };
+    super::global::blosc2_init();
+    type SliceFn = unsafe extern "C" fn(Sc, *mut i64, *mut i64, *mut *mut i64) -> i64;
+    // SAFETY: dlopen/dlsym of a symbol with this C signature.
+    let theirs_fn: SliceFn = unsafe {
+        let h = libc::dlopen(
+            c"/work/main/target/reference/blosc2/lib/libblosc2.so.9".as_ptr(),
+            libc::RTLD_NOW,
+        );
+        std::mem::transmute(libc::dlsym(h, c"blosc2_get_slice_nchunks".as_ptr()))
+    };
+    // SAFETY: valid arguments to both libraries.
+    unsafe {
+        let mut cp = blosc2_cparams::DEFAULTS;
+        cp.blocksize = 32;
+        let mut st = blosc2_storage::DEFAULTS;
+        st.cparams = &mut cp;
+        let ours = blosc2_schunk_new(&mut st);
+        let theirs = (r.new)(&mut st);
+        let mut meta = b2nd_meta();
+        assert_eq!(
+            blosc2_meta_add(ours, c"b2nd".as_ptr(), meta.as_mut_ptr(), meta.len() as i32),
+            0
+        );
+        assert_eq!(
+            (r.meta_add)(
+                theirs,
+                c"b2nd".as_ptr(),
+                meta.as_mut_ptr(),
+                meta.len() as i32
+            ),
+            0
+        );
+        let chunk = [0u8; 128];
+        for _ in 0..6 {
+            assert!(blosc2_schunk_append_buffer(ours, chunk.as_ptr().cast(), 128) > 0);
+            assert!((r.append_buffer)(theirs, chunk.as_ptr().cast(), 128) > 0);
+        }
+        for (a, b) in [
+            ([0i64, 0], [10i64, 7]),
+            ([3, 3], [5, 5]),
+            ([4, 4], [4, 4]),
+            ([9, 6], [10, 7]),
+            ([0, 5], [1, 6]),
+            ([3, 3], [3, 3]),
+            ([5, 0], [6, 7]),
+            ([0, 0], [0, 7]),
+            ([2, 1], [9, 2]),
+        ] {
+            let (mut s1, mut e1, mut s2, mut e2) = (a, b, a, b);
+            let mut i1: *mut i64 = std::ptr::null_mut();
+            let mut i2: *mut i64 = std::ptr::null_mut();
+            let n1 = super::frame::blosc2_get_slice_nchunks(
+                ours,
+                s1.as_mut_ptr(),
+                e1.as_mut_ptr(),
+                &mut i1,
+            );
+            let n2 = theirs_fn(theirs, s2.as_mut_ptr(), e2.as_mut_ptr(), &mut i2);
+            assert_eq!(n1, n2, "count for {a:?}..{b:?}");
+            if n1 > 0 {
+                let v1 = std::slice::from_raw_parts(i1, n1 as usize).to_vec();
+                let v2 = std::slice::from_raw_parts(i2, n2 as usize).to_vec();
+                assert_eq!(v1, v2, "indices for {a:?}..{b:?}");
+            }
+            libc::free(i1.cast());
+            libc::free(i2.cast());
+        }
+        blosc2_schunk_free(ours);
+        (r.free)(theirs);
+    }
+}

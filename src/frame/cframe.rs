@@ -29,6 +29,8 @@ pub struct CFrame {
     gap: (u64, u64),
     frame_len: u64,
     crash_safe: bool,
+    /// False for a frame followed by another frame in its file (it must not grow over it).
+    writable: bool,
 }
 
 /// What opening a frame found.
@@ -98,6 +100,7 @@ pub(crate) fn read_parts(
     } else {
         let idx = read_vec(stream, base + index_start, index_len)?;
         let n = offsets::count(&idx)?;
+        check_counts(&header, n)?;
         offsets::decode(&idx, n)?
     };
     check_counts(&header, offsets.len())?;
@@ -109,11 +112,17 @@ pub(crate) fn read_parts(
     Ok((opened, frame_len))
 }
 
+/// Most chunks a frame may index (a 128 MiB index).
+const MAX_CHUNKS: usize = 1 << 24;
+
 /// Checks the chunk count against the sizes in the header.
 fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
+    if n > MAX_CHUNKS || (n as u64) > h.nbytes as u64 {
+        return Err(Error::InvalidHeader);
+    }
     if h.chunksize > 0 && !h.variable_chunks {
         let cs = i64::from(h.chunksize);
-        let want = (h.nbytes + cs - 1) / cs;
+        let want = h.nbytes / cs + i64::from(h.nbytes % cs != 0);
         if want != n as i64 {
             return Err(Error::InvalidHeader);
         }
@@ -135,6 +144,7 @@ impl CFrame {
             gap: (0, 0),
             frame_len: 0,
             crash_safe,
+            writable: true,
         }
     }
 
@@ -164,9 +174,24 @@ impl CFrame {
             gap: (0, 0),
             frame_len,
             crash_safe,
+            writable: true,
         };
+        f.writable = !f.followed_by_frame(size);
         f.after_commit();
         Ok((f, opened))
+    }
+
+    /// Whether another frame starts right after this one (as `append_file` leaves them).
+    fn followed_by_frame(&mut self, size: u64) -> bool {
+        let end = self.base + self.frame_len;
+        if size < end + 10 {
+            return false;
+        }
+        let mut head = [0u8; 10];
+        self.stream.read_at(end, &mut head).is_ok()
+            && head[0] == 0x9e
+            && head[1] == 0xa8
+            && &head[2..] == super::header::MAGIC
     }
 
     fn after_commit(&mut self) {
@@ -188,6 +213,11 @@ impl CFrame {
     /// Whether nothing was committed yet.
     pub fn is_empty(&self) -> bool {
         self.frame_len == 0
+    }
+
+    /// Length of the committed chunk section (live chunks and unreferenced space).
+    pub fn chunks_len(&self) -> u64 {
+        self.chunks_len
     }
 
     /// The stream (for whole-frame copies and memory access).
@@ -237,6 +267,9 @@ impl CFrame {
 
     /// Writes a chunk into free space; returns its offset for the index.
     pub fn store_chunk(&mut self, chunk: &[u8]) -> Result<u64> {
+        if !self.writable {
+            return Err(Error::FileWrite);
+        }
         let len = chunk.len() as u64;
         let at = if len <= self.gap.1 {
             let at = self.gap.0;
@@ -275,6 +308,9 @@ impl CFrame {
 
     /// Writes the index, trailer and header, committing the new state.
     pub fn commit(&mut self, mut header: FrameHeader, offs: &[i64], vlmeta: &[Meta]) -> Result<()> {
+        if !self.writable {
+            return Err(Error::FileWrite);
+        }
         let index = if offs.is_empty() {
             Vec::new()
         } else {

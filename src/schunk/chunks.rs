@@ -18,6 +18,11 @@ fn checked(chunk: &[u8]) -> Result<(Header, &[u8])> {
     Ok((h, &chunk[..h.cbytes as usize]))
 }
 
+/// The uncompressed size a chunk's header claims, rejecting negative sizes.
+pub(crate) fn nbytes_of(chunk: &[u8]) -> Result<usize> {
+    usize::try_from(Header::parse(chunk)?.nbytes).map_err(|_| Error::InvalidHeader)
+}
+
 /// The special kind a chunk header stands for, when the frame can store it as an offset.
 fn special_kind(h: &Header) -> Option<Special> {
     if !h.is_extended() || h.version < 3 {
@@ -84,8 +89,7 @@ impl SuperChunk {
     pub fn decompress_chunk(&mut self, n: i64, dest: &mut [u8]) -> Result<usize> {
         let in_frame = self.has_frame();
         let chunk = self.chunk(n)?.into_owned();
-        let h = Header::parse(&chunk)?;
-        if (h.nbytes as usize) > dest.len() {
+        if nbytes_of(&chunk)? > dest.len() {
             return Err(if in_frame {
                 Error::WriteBuffer
             } else {
@@ -208,7 +212,7 @@ impl SuperChunk {
         }
         let (h, chunk) = checked(chunk)?;
         let at = n as usize;
-        let old_nbytes = Header::parse(&self.chunk(n)?)?.nbytes;
+        let old_nbytes = nbytes_of(&self.chunk(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         self.fit_chunksize(h.nbytes, n, Op::Update)?;
         let (entry, cb) = self.place(&h, chunk)?;
@@ -235,7 +239,7 @@ impl SuperChunk {
             return Err(Error::InvalidParam);
         }
         let at = n as usize;
-        let old_nbytes = Header::parse(&self.chunk(n)?)?.nbytes;
+        let old_nbytes = nbytes_of(&self.chunk(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         let cs = self.chunksize;
         let was_last = n + 1 == self.nchunks();

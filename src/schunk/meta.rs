@@ -48,14 +48,16 @@ impl SuperChunk {
         Ok(self.metalayers.len() - 1)
     }
 
-    /// Replaces the content of metalayer `name`; a longer content is ignored, as in the
-    /// reference. Returns its index.
+    /// Overwrites the start of metalayer `name` with `content`, keeping its length as the
+    /// reference does (a longer content is ignored). Returns its index.
     pub fn meta_update(&mut self, name: &str, content: &[u8]) -> Result<usize> {
         let i = find(&self.metalayers, name).ok_or(Error::NotFound)?;
         if content.len() > self.metalayers[i].content.len() {
             return Ok(i);
         }
-        let old = std::mem::replace(&mut self.metalayers[i].content, content.to_vec());
+        let mut new = self.metalayers[i].content.clone();
+        new[..content.len()].copy_from_slice(content);
+        let old = std::mem::replace(&mut self.metalayers[i].content, new);
         if let Err(e) = self.commit() {
             self.metalayers[i].content = old;
             return Err(e);
@@ -134,11 +136,7 @@ impl SuperChunk {
     pub fn vlmeta_get(&self, name: &str) -> Result<(usize, Vec<u8>)> {
         let i = self.vlmeta_exists(name)?;
         let c = &self.vlmetalayers[i].content;
-        let h = crate::chunk::Header::parse(c)?;
-        if h.nbytes < 0 {
-            return Err(Error::Data);
-        }
-        let mut out = vec![0u8; h.nbytes as usize];
+        let mut out = vec![0u8; super::chunks::nbytes_of(c)?];
         let mut ctx = Context::decompressor(DParams::default());
         let n = ctx.decompress(c, &mut out)?;
         out.truncate(n);

@@ -68,7 +68,6 @@ pub struct SuperChunk {
     pub(crate) store: Store,
     pub(crate) storage: Storage,
     pub(crate) tick: i64,
-    pub(crate) locks: u32,
 }
 
 impl SuperChunk {
@@ -87,7 +86,6 @@ impl SuperChunk {
             store,
             storage,
             tick: 0,
-            locks: 0,
         }
     }
 
@@ -214,9 +212,13 @@ impl SuperChunk {
         }
         let vlmeta = &self.vlmetalayers;
         match &mut self.store {
-            Store::Frame(f, offsets) => f.commit(header, offsets, vlmeta),
-            Store::Memory(_) => Ok(()),
+            Store::Frame(f, offsets) => f.commit(header, offsets, vlmeta)?,
+            Store::Memory(_) => return Ok(()),
         }
+        if self.needs_compaction() {
+            self.compact_file()?;
+        }
+        Ok(())
     }
 
     /// Writes a contiguous frame again from scratch (its header changed size).

@@ -61,7 +61,7 @@ impl SuperChunk {
             clevel: h.clevel.min(9),
             use_dict: h.use_dict,
             typesize: h.typesize,
-            nthreads: h.nthreads_c.max(1),
+            nthreads: 1,
             blocksize: h.blocksize,
             splitmode: i32::from(h.splitmode),
             filters: h.filters,
@@ -69,7 +69,7 @@ impl SuperChunk {
             instr_codec: false,
         };
         let dparams = DParams {
-            nthreads: h.nthreads_d.max(1),
+            nthreads: 1,
             typesize: h.typesize,
         };
         storage.cparams = cparams;
@@ -157,22 +157,5 @@ impl SuperChunk {
         fresh.tick = self.tick + 1;
         *self = fresh;
         Ok(true)
-    }
-}
-
-impl SuperChunk {
-    /// Takes the frame lock (re-entrant).
-    pub fn lock(&mut self) -> Result<()> {
-        self.locks += 1;
-        Ok(())
-    }
-
-    /// Releases the frame lock; `Lock` when it is not held.
-    pub fn unlock(&mut self) -> Result<()> {
-        if self.locks == 0 {
-            return Err(Error::Lock);
-        }
-        self.locks -= 1;
-        Ok(())
     }
 }

@@ -20,11 +20,12 @@ impl SuperChunk {
         }
     }
 
-    /// The length of the frame, or an estimate (`cbytes + 8 * nchunks`) without one.
+    /// The length of the frame (of the index file for sparse frames), or an estimate
+    /// (`cbytes + 8 * nchunks`) without one.
     pub fn frame_len(&self) -> i64 {
         match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) => f.len() as i64,
-            _ => self.cbytes + 8 * self.nchunks(),
+            Store::Frame(f, _) => f.len() as i64,
+            Store::Memory(_) => self.cbytes + 8 * self.nchunks(),
         }
     }
 
@@ -116,5 +117,42 @@ impl SuperChunk {
             out.append_chunk(&c)?;
         }
         Ok(out)
+    }
+
+    /// Whether a file-backed contiguous frame carries more unreferenced space (left by
+    /// crash-safe updates) than live chunks, and at least 64 KiB of it.
+    pub(crate) fn needs_compaction(&self) -> bool {
+        let Store::Frame(Frame::Contiguous(f), _) = &self.store else {
+            return false;
+        };
+        let backend_is_file = self.storage.io.as_ref().is_none_or(|io| {
+            io.id() == crate::io::IO_FILESYSTEM || io.id() == crate::io::IO_FILESYSTEM_MMAP
+        });
+        let garbage = f.chunks_len().saturating_sub(self.cbytes.max(0) as u64);
+        f.base() == 0
+            && backend_is_file
+            && self.storage.urlpath.is_some()
+            && garbage > (self.cbytes.max(0) as u64).max(1 << 16)
+    }
+
+    /// Rewrites a file-backed contiguous frame without unreferenced space: the compact
+    /// copy is written next to it and renamed over it, so readers and crashes see either
+    /// the old or the new file.
+    pub(crate) fn compact_file(&mut self) -> Result<()> {
+        let Some(path) = self.storage.urlpath.clone() else {
+            return Ok(());
+        };
+        let io = self.storage.backend()?;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".b2tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        let stream = io.open(&tmp, OpenMode::Create)?;
+        drop(self.write_cframe(stream, 0)?);
+        std::fs::rename(&tmp, &path).map_err(|_| Error::FileWrite)?;
+        let stream = io.open(&path, OpenMode::ReadWrite)?;
+        let (f, opened) = CFrame::open(stream, 0, true)?;
+        self.cbytes = opened.header.cbytes;
+        self.store = Store::Frame(Frame::Contiguous(f), opened.offsets);
+        Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! Item ranges across chunks (get/set slices, sparse gathers), special fills and the index
 //! conversions of N-dimensional layouts.
 
+use super::chunks::nbytes_of;
 use super::{Store, SuperChunk};
 use crate::chunk::Header;
 use crate::constants::MAX_OVERHEAD;
@@ -53,7 +54,7 @@ impl SuperChunk {
             let len = if self.chunksize > 0 {
                 i64::from(self.chunksize).min(self.nbytes - pos)
             } else {
-                i64::from(Header::parse(&self.chunk(n)?)?.nbytes)
+                nbytes_of(&self.chunk(n)?)? as i64
             };
             let (a, b) = (lo.max(pos), hi.min(pos + len));
             if a < b {
@@ -89,13 +90,19 @@ impl SuperChunk {
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
             let chunk = self.chunk(n)?.into_owned();
-            let nb = Header::parse(&chunk)?.nbytes as usize;
+            let h = Header::parse(&chunk)?;
+            let nb = nbytes_of(&chunk)?;
+            let ts = usize::from(h.typesize);
+            let dst = &mut buf[at..at + len];
             if off == 0 && len == nb {
-                self.dctx.decompress(&chunk, &mut buf[at..at + len])?;
+                self.dctx.decompress(&chunk, dst)?;
+            } else if !h.is_vl() && off % ts == 0 && len % ts == 0 && off + len <= nb {
+                self.dctx
+                    .getitem_bytes(&chunk, off as i32, len as i32, dst)?;
             } else {
                 let mut tmp = vec![0u8; nb];
                 self.dctx.decompress(&chunk, &mut tmp)?;
-                buf[at..at + len].copy_from_slice(&tmp[off..off + len]);
+                dst.copy_from_slice(tmp.get(off..off + len).ok_or(Error::Data)?);
             }
             at += len;
         }
@@ -111,7 +118,10 @@ impl SuperChunk {
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
             let chunk = self.chunk(n)?.into_owned();
-            let nb = Header::parse(&chunk)?.nbytes as usize;
+            let nb = nbytes_of(&chunk)?;
+            if off + len > nb {
+                return Err(Error::Data);
+            }
             let mut data = vec![0u8; nb];
             if !(off == 0 && len == nb) {
                 self.dctx.decompress(&chunk, &mut data)?;
@@ -186,9 +196,102 @@ impl SuperChunk {
         Ok(n)
     }
 
-    /// Indices of the chunks holding items `start..stop` of a flat super-chunk.
-    pub fn slice_chunks(&mut self, start: i64, stop: i64) -> Result<Vec<i64>> {
-        let (lo, hi) = self.item_range(start, stop)?;
-        Ok(self.pieces(lo, hi)?.into_iter().map(|p| p.0).collect())
+    /// Indices of the chunks a slice touches. `start`/`stop` hold one position per
+    /// dimension of the "b2nd" (or "caterva") metalayer, or a single item position for
+    /// flat super-chunks. Like the reference, a dimension covers the chunks from
+    /// `start / chunk` up to `ceil(stop / chunk)` without bounds checks (at least one for
+    /// flat super-chunks).
+    pub fn slice_chunks(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+        let meta = self
+            .metalayers
+            .iter()
+            .find(|m| m.name == "b2nd" || m.name == "caterva");
+        let (shape, chunkshape) = match meta {
+            Some(m) => b2nd_geometry(&m.content)?,
+            None => {
+                let ts = i64::from(self.cparams.typesize);
+                let items = i64::from(self.chunksize) / ts.max(1);
+                (vec![self.nbytes / ts.max(1)], vec![items])
+            }
+        };
+        let ndim = shape.len();
+        if start.len() < ndim || stop.len() < ndim || chunkshape.iter().any(|&c| c <= 0) {
+            return Err(Error::InvalidParam);
+        }
+        let mut ranges = Vec::with_capacity(ndim);
+        let mut total: i64 = 1;
+        for d in 0..ndim {
+            let first = start[d] / chunkshape[d];
+            let last = stop[d] / chunkshape[d] + i64::from(stop[d] % chunkshape[d] != 0);
+            let n = if meta.is_some() {
+                (last - first).max(0)
+            } else {
+                (last - first).max(1)
+            };
+            total = total
+                .checked_mul(n)
+                .filter(|&t| t <= 1 << 24)
+                .ok_or(Error::InvalidParam)?;
+            ranges.push((first, first + n));
+        }
+        let grid: Vec<i64> = shape
+            .iter()
+            .zip(&chunkshape)
+            .map(|(&s, &c)| s / c + i64::from(s % c != 0))
+            .collect();
+        let mut strides = vec![1i64; ndim];
+        for d in (0..ndim.saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1].saturating_mul(grid[d + 1]);
+        }
+        let mut out = Vec::with_capacity(total as usize);
+        if total == 0 {
+            return Ok(out);
+        }
+        let mut idx: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+        loop {
+            out.push(multidim_to_unidim(&idx, &strides));
+            let mut d = ndim;
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < ranges[d].1 {
+                    break;
+                }
+                idx[d] = ranges[d].0;
+            }
+        }
     }
+}
+
+fn bad<E>(_: E) -> Error {
+    Error::InvalidHeader
+}
+
+/// Shape and chunk shape from a "b2nd" metalayer (msgpack: version, ndim, shape,
+/// chunkshape, blockshape, ...).
+fn b2nd_geometry(content: &[u8]) -> Result<(Vec<i64>, Vec<i64>)> {
+    use rmp::decode;
+    let mut r = content;
+    if decode::read_array_len(&mut r).map_err(bad)? < 4 {
+        return Err(Error::InvalidHeader);
+    }
+    let _version: i64 = decode::read_int(&mut r).map_err(bad)?;
+    let ndim: i64 = decode::read_int(&mut r).map_err(bad)?;
+    if !(0..=16).contains(&ndim) {
+        return Err(Error::InvalidHeader);
+    }
+    let dims = |r: &mut &[u8]| -> Result<Vec<i64>> {
+        if decode::read_array_len(r).map_err(bad)? as i64 != ndim {
+            return Err(Error::InvalidHeader);
+        }
+        (0..ndim)
+            .map(|_| decode::read_int(r).map_err(bad))
+            .collect()
+    };
+    let shape = dims(&mut r)?;
+    let chunkshape = dims(&mut r)?;
+    Ok((shape, chunkshape))
 }

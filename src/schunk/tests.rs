@@ -250,3 +250,111 @@ fn frames_at_offsets_and_append_file() {
     assert_eq!(decompressed(&mut rb, 0), data(400, 13));
     let _ = std::fs::remove_file(&p);
 }
+
+#[test]
+fn copies_between_storage_kinds() {
+    let mut src = SuperChunk::new(storage(false, None)).expect("new");
+    src.meta_add("m", b"meta").expect("meta");
+    src.vlmeta_add("v", b"vlmeta", None).expect("vlmeta");
+    for i in 0..3 {
+        src.append_buffer(&data(700, 5 + i)).expect("append");
+    }
+    let dir = tmpdir("copy.d");
+    let dst = src.copy(storage(false, Some(&dir))).expect("copy");
+    assert_eq!(dst.nchunks(), 3);
+    assert_eq!(dst.vlmeta_get("v").expect("vl").1, b"vlmeta");
+    drop(dst);
+    let mut re = SuperChunk::open(&dir, 0, None).expect("open copy");
+    assert_eq!(re.metalayers()[0].content, b"meta");
+    for i in 0..3 {
+        assert_eq!(decompressed(&mut re, i), data(700, 5 + i as u32));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hostile_sparse_frames_fail_cleanly() {
+    let dir = tmpdir("hostile.d");
+    let mut sc = SuperChunk::new(storage(false, Some(&dir))).expect("new");
+    for i in 0..3 {
+        sc.append_buffer(&data(300, 3 + i)).expect("append");
+    }
+    drop(sc);
+    let index = std::fs::read(dir.join("chunks.b2frame")).expect("index");
+    for i in 0..index.len() {
+        let mut m = index.clone();
+        m[i] ^= 0x5a;
+        std::fs::write(dir.join("chunks.b2frame"), &m).expect("write");
+        if let Ok(mut s) = SuperChunk::open(&dir, 0, None) {
+            for n in 0..s.nchunks() {
+                let mut out = vec![0u8; 2048];
+                let _ = s.decompress_chunk(n, &mut out);
+            }
+        }
+    }
+    std::fs::write(dir.join("chunks.b2frame"), &index).expect("restore");
+    std::fs::write(dir.join("00000001.chunk"), b"short").expect("corrupt");
+    std::fs::remove_file(dir.join("00000002.chunk")).expect("remove");
+    let mut s = SuperChunk::open(&dir, 0, None).expect("index still fine");
+    let mut out = vec![0u8; 1200];
+    assert_eq!(decompressed(&mut s, 0), data(300, 3));
+    assert!(s.decompress_chunk(1, &mut out).is_err());
+    assert!(s.decompress_chunk(2, &mut out).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn slice_chunk_indices_follow_the_reference_arithmetic() {
+    let mut sc = SuperChunk::new(storage(false, None)).expect("new");
+    for i in 0..3 {
+        sc.append_buffer(&data(1000, i + 1)).expect("append");
+    }
+    assert_eq!(sc.slice_chunks(&[500], &[2500]).expect("a"), [0, 1, 2]);
+    assert_eq!(sc.slice_chunks(&[999], &[1001]).expect("b"), [0, 1]);
+    assert_eq!(sc.slice_chunks(&[10], &[10]).expect("c"), [0]);
+    assert_eq!(multidim_to_unidim(&[1, 2], &[7, 1]), 9);
+    assert_eq!(unidim_to_multidim(&[10, 7], 9), [1, 2]);
+}
+
+#[test]
+fn file_frames_stay_compact_under_many_appends() {
+    let p = tmpdir("compact.b2frame");
+    let mut sc = SuperChunk::new(storage(true, Some(&p))).expect("new");
+    let chunk = data(64, 3);
+    for _ in 0..2000 {
+        sc.append_buffer(&chunk).expect("append");
+    }
+    let size = std::fs::metadata(&p).expect("meta").len() as i64;
+    assert!(
+        size < 3 * (sc.cbytes() + 16 * 2000),
+        "file {size} vs live {}",
+        sc.cbytes()
+    );
+    drop(sc);
+    let mut re = SuperChunk::open(&p, 0, None).expect("reopen");
+    assert_eq!(re.nchunks(), 2000);
+    assert_eq!(decompressed(&mut re, 1999), chunk);
+    let _ = std::fs::remove_file(&p);
+}
+
+#[test]
+fn frames_followed_by_other_data_do_not_grow_over_it() {
+    let p = tmpdir("two.b2frame");
+    let mut a = SuperChunk::new(storage(true, None)).expect("a");
+    a.append_buffer(&data(300, 1)).expect("append");
+    a.append_file(&p).expect("first");
+    let off = a.append_file(&p).expect("second") as u64;
+    let before = std::fs::read(&p).expect("read");
+    let mut first = SuperChunk::open(&p, 0, None).expect("first");
+    assert!(first.append_buffer(&data(300, 2)).is_err());
+    let mut last = SuperChunk::open(&p, off, None).expect("last");
+    last.append_buffer(&data(300, 2))
+        .expect("the last frame may grow");
+    assert_eq!(
+        &std::fs::read(&p).expect("read")[..off as usize],
+        &before[..off as usize]
+    );
+    let mut re = SuperChunk::open(&p, off, None).expect("reopen");
+    assert_eq!(decompressed(&mut re, 1), data(300, 2));
+    let _ = std::fs::remove_file(&p);
+}
