@@ -54,7 +54,10 @@ static void test_roundtrips(void) {
         CHECK(dsize >= 256 && dsize <= 32768, "%s dict size %d", what, dsize);
         /* The first stream follows the dictionary (threads write blocks in any order). */
         int32_t first = INT32_MAX;
-        for (int b = 0; b < 4; b++) first = tc_rd32(g_chunk + 32 + 4 * b) < first ? tc_rd32(g_chunk + 32 + 4 * b) : first;
+        for (int b = 0; b < 4; b++) {
+          int32_t start = tc_rd32(g_chunk + 32 + 4 * b);
+          if (start < first) first = start;
+        }
         CHECK_EQ(first, 32 + 16 + 4 + dsize, "%s first stream", what);
         for (int dth = 1; dth <= 4; dth += 3) {
           blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
