@@ -9,7 +9,9 @@
  *      3 threads use the global API (blosc2_compress / blosc2_decompress / blosc2_getitem /
  *      blosc1_*), which the library serialises with its own mutex. blosc2_destroy is not
  *      called concurrently with use (not allowed by the reference either).
- * usage: chunkapi_stress [SECONDS [MAXSIZE]]   (helgrind.sh runs it with a short duration)
+ * usage: chunkapi_stress [SECONDS [MAXSIZE [MINOPS]]]: every thread runs at least MINOPS
+ * operations (default 1) and until SECONDS have passed; helgrind.sh uses 0 seconds, small
+ * buffers and a few operations per thread.
  */
 #include "ca_common.h"
 
@@ -20,6 +22,7 @@ enum { NWORKERS = 8, NGLOBAL = 3, NINIT = 8 };
 
 static double g_seconds = 3.0;
 static int32_t g_maxsize = 1 << 20;
+static long g_minops = 1;
 static double g_deadline;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static long g_failures_mt, g_ops[NWORKERS + NGLOBAL];
@@ -151,7 +154,7 @@ static void worker_vl(uint64_t *s, uint8_t *src, uint8_t *chunk, int id) {
   int nb = 1 + (int)below(s, MAXB);
   int32_t pos = 0;
   for (int b = 0; b < nb; b++) {
-    sz[b] = 1 + (int32_t)below(s, 20000);
+    sz[b] = 1 + (int32_t)below(s, (uint32_t)(g_maxsize / MAXB));
     srcs[b] = src + pos;
     fill(s, src + pos, sz[b], 4);
     pos += sz[b];
@@ -179,7 +182,7 @@ static void worker_vl(uint64_t *s, uint8_t *src, uint8_t *chunk, int id) {
 static void worker_special(uint64_t *s, uint8_t *chunk, uint8_t *out, int id) {
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
   cp.typesize = 4;
-  int32_t n = 4 * (1 + (int32_t)below(s, 100000));
+  int32_t n = 4 * (1 + (int32_t)below(s, (uint32_t)(g_maxsize / 4)));
   int32_t v = (int32_t)rnd(s);
   int cb = blosc2_chunk_repeatval(cp, n, chunk, 64, &v);
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
@@ -197,7 +200,7 @@ static void *worker(void *arg) {
   uint64_t s = w->seed;
   uint8_t *src = tc_malloc((size_t)g_maxsize + 4096), *chunk = tc_malloc((size_t)g_maxsize + 8192);
   uint8_t *out = tc_malloc((size_t)g_maxsize + 4096);
-  while (ca_now() < g_deadline) {
+  while (g_ops[w->id] < g_minops || ca_now() < g_deadline) {
     uint32_t what = below(&s, 10);
     if (what < 7)
       worker_chunk(&s, src, chunk, out, w->id);
@@ -218,7 +221,7 @@ static void *global_worker(void *arg) {
   uint64_t s = w->seed;
   int32_t cap = g_maxsize < 262144 ? g_maxsize : 262144;
   uint8_t *src = tc_malloc((size_t)cap), *chunk = tc_malloc((size_t)cap + 64), *out = tc_malloc((size_t)cap);
-  while (ca_now() < g_deadline) {
+  while (g_ops[w->id] < g_minops || ca_now() < g_deadline) {
     int32_t n = 4 * (1 + (int32_t)below(&s, (uint32_t)cap / 4));
     fill(&s, src, n, 4);
     int blosc1 = (int)below(&s, 2);
@@ -244,6 +247,7 @@ static void *global_worker(void *arg) {
 int main(int argc, char **argv) {
   if (argc > 1) g_seconds = atof(argv[1]);
   if (argc > 2) g_maxsize = atoi(argv[2]);
+  if (argc > 3) g_minops = atol(argv[3]);
   if (g_maxsize < 1024) g_maxsize = 1024;
   test_concurrent_init();
   blosc2_set_nthreads(2);
@@ -262,7 +266,7 @@ int main(int argc, char **argv) {
     total += g_ops[i];
     CHECK(g_ops[i] > 0, "thread %d did no work", i);
   }
-  printf("%ld operations in %.1f s\n", total, g_seconds);
+  printf("%ld operations, at least %ld per thread, in %.1f s\n", total, g_minops, g_seconds);
   tc_checks += total;
   tc_failures += g_failures_mt;
   blosc2_destroy();
