@@ -33,56 +33,55 @@
  * (Replaces the version of test_common.h, which needs at least one argument after the
  * format.) */
 #undef CHECK_EQ
-#define CHECK_EQ(got, want, ...)                                                       \
-  do {                                                                                 \
-    long long ca_g_ = (long long)(got), ca_w_ = (long long)(want);                     \
-    tc_checks++;                                                                       \
-    if (ca_g_ != ca_w_) {                                                              \
-      char ca_ctx_[256];                                                               \
-      snprintf(ca_ctx_, sizeof ca_ctx_, __VA_ARGS__);                                  \
-      tc_fail(__FILE__, __LINE__, "%s = %lld, expected %lld [%s]", #got, ca_g_, ca_w_, \
-              ca_ctx_);                                                                \
-    }                                                                                  \
+#define CHECK_EQ(got, want, ...)                                                                 \
+  do {                                                                                           \
+    long long ca_g_ = (long long)(got), ca_w_ = (long long)(want);                               \
+    tc_checks++;                                                                                 \
+    if (ca_g_ != ca_w_) {                                                                        \
+      char ca_ctx_[256];                                                                         \
+      snprintf(ca_ctx_, sizeof ca_ctx_, __VA_ARGS__);                                            \
+      tc_fail(__FILE__, __LINE__, "%s = %lld, expected %lld [%s]", #got, ca_g_, ca_w_, ca_ctx_); \
+    }                                                                                            \
   } while (0)
 
 /* REQUIRE: like CHECK, but leaves the current (void) function when false. */
-#define REQUIRE(cond, ...)                                \
-  do {                                                    \
-    tc_checks++;                                          \
-    if (!(cond)) {                                        \
-      tc_fail(__FILE__, __LINE__, __VA_ARGS__);           \
-      return;                                             \
-    }                                                     \
+#define REQUIRE(cond, ...)                      \
+  do {                                          \
+    tc_checks++;                                \
+    if (!(cond)) {                              \
+      tc_fail(__FILE__, __LINE__, __VA_ARGS__); \
+      return;                                   \
+    }                                           \
   } while (0)
 
 /* CHECK_BYTES: `n` bytes at `got` equal those at `want`; reports the first difference. */
-#define CHECK_BYTES(got, want, n, ...)                                                    \
-  do {                                                                                    \
-    const uint8_t *ca_g_ = (const uint8_t *)(got), *ca_w_ = (const uint8_t *)(want);      \
-    size_t ca_n_ = (size_t)(n), ca_i_ = 0;                                                \
-    tc_checks++;                                                                          \
-    while (ca_i_ < ca_n_ && ca_g_[ca_i_] == ca_w_[ca_i_]) ca_i_++;                        \
-    if (ca_i_ < ca_n_) {                                                                  \
-      char ca_ctx_[256];                                                                  \
-      snprintf(ca_ctx_, sizeof ca_ctx_, __VA_ARGS__);                                     \
-      tc_fail(__FILE__, __LINE__, "bytes differ at %zu of %zu (got %02x, want %02x) [%s]", \
-              ca_i_, ca_n_, ca_g_[ca_i_], ca_w_[ca_i_], ca_ctx_);                          \
-    }                                                                                     \
+#define CHECK_BYTES(got, want, n, ...)                                                            \
+  do {                                                                                            \
+    const uint8_t *ca_g_ = (const uint8_t *)(got), *ca_w_ = (const uint8_t *)(want);              \
+    size_t ca_n_ = (size_t)(n), ca_i_ = 0;                                                        \
+    tc_checks++;                                                                                  \
+    while (ca_i_ < ca_n_ && ca_g_[ca_i_] == ca_w_[ca_i_]) ca_i_++;                                \
+    if (ca_i_ < ca_n_) {                                                                          \
+      char ca_ctx_[256];                                                                          \
+      snprintf(ca_ctx_, sizeof ca_ctx_, __VA_ARGS__);                                             \
+      tc_fail(__FILE__, __LINE__, "bytes differ at %zu of %zu (got %02x, want %02x) [%s]", ca_i_, \
+              ca_n_, ca_g_[ca_i_], ca_w_[ca_i_], ca_ctx_);                                        \
+    }                                                                                             \
   } while (0)
 
 /* CHECK_FILLED: `n` bytes at `p` all equal `byte`. */
-#define CHECK_FILLED(p, byte, n, ...)                                                     \
-  do {                                                                                    \
-    const uint8_t *ca_p_ = (const uint8_t *)(p);                                          \
-    size_t ca_n_ = (size_t)(n), ca_i_ = 0;                                                \
-    tc_checks++;                                                                          \
-    while (ca_i_ < ca_n_ && ca_p_[ca_i_] == (uint8_t)(byte)) ca_i_++;                     \
-    if (ca_i_ < ca_n_) {                                                                  \
-      char ca_ctx_[256];                                                                  \
-      snprintf(ca_ctx_, sizeof ca_ctx_, __VA_ARGS__);                                     \
-      tc_fail(__FILE__, __LINE__, "byte %zu of %zu is %02x, expected %02x [%s]", ca_i_,    \
-              ca_n_, ca_p_[ca_i_], (unsigned)(uint8_t)(byte), ca_ctx_);                    \
-    }                                                                                     \
+#define CHECK_FILLED(p, byte, n, ...)                                                          \
+  do {                                                                                         \
+    const uint8_t *ca_p_ = (const uint8_t *)(p);                                               \
+    size_t ca_n_ = (size_t)(n), ca_i_ = 0;                                                     \
+    tc_checks++;                                                                               \
+    while (ca_i_ < ca_n_ && ca_p_[ca_i_] == (uint8_t)(byte)) ca_i_++;                          \
+    if (ca_i_ < ca_n_) {                                                                       \
+      char ca_ctx_[256];                                                                       \
+      snprintf(ca_ctx_, sizeof ca_ctx_, __VA_ARGS__);                                          \
+      tc_fail(__FILE__, __LINE__, "byte %zu of %zu is %02x, expected %02x [%s]", ca_i_, ca_n_, \
+              ca_p_[ca_i_], (unsigned)(uint8_t)(byte), ca_ctx_);                               \
+    }                                                                                          \
   } while (0)
 
 /* Chunk header accessors (offsets of the 32-byte extended header). */

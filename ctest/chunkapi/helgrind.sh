@@ -34,14 +34,20 @@ echo "== program output"
 grep -v '^==[0-9]*==' "$log"
 echo "== helgrind: $(grep -E '^==[0-9]+== ERROR SUMMARY' "$log" | sed -E 's/^==[0-9]+== //')"
 echo "== possible data races (count: racing access, innermost named frame)"
-awk 'function frame(l) { sub(/^==[0-9]+== +(at|by) 0x[0-9A-Fa-f]+: /, "", l); sub(/ \(in .*/, "", l); return l }
+awk 'function frame(l) {
+       sub(/^==[0-9]+== +(at|by) 0x[0-9A-Fa-f]+: /, "", l)
+       sub(/ \(in .*/, "", l)
+       return l
+     }
      /Possible data race/ { kind = $0; sub(/^==[0-9]+== Possible data race during /, "", kind);
                             sub(/ at 0x.*/, "", kind); want = 1; next }
      want && /(at|by) 0x/ { f = frame($0); if (f != "???") { print kind ", " f; want = 0 } }
      want && /^==[0-9]+== *$/ { print kind ", ???"; want = 0 }' "$log" |
   sort | uniq -c | sort -rn
 echo "== lock-order and other errors"
-grep -E '^==[0-9]+== (Lock at|Thread #[0-9]+: lock order|Thread #[0-9]+ unlocked|Thread #[0-9]+.*pthread_)' "$log" |
+other='^==[0-9]+== (Lock at|Thread #[0-9]+: lock order|Thread #[0-9]+ unlocked'
+other="$other|Thread #[0-9]+.*pthread_)"
+grep -E "$other" "$log" |
   sed -E 's/^==[0-9]+== //' | sort | uniq -c | sort -rn | head -n 20
 if grep -qE '^==[0-9]+== Process terminating' "$log"; then
   echo "== the program crashed under helgrind:"

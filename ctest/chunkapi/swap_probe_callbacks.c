@@ -29,10 +29,11 @@ static int prefilter(blosc2_prefilter_params *p) {
   char in[48], out[48];
   where(in, sizeof in, p->input, p->ttmp, p->ttmp_nbytes);
   where(out, sizeof out, p->output, p->ttmp, p->ttmp_nbytes);
-  printf("  pre nblock=%d size=%d ts=%d offset=%d nchunk=%lld tid=%d ttmp_nbytes=%zu in=%s out=%s "
-         "disposable=%d user_data=%s\n", p->nblock, p->output_size, p->output_typesize,
-         p->output_offset, (long long)p->nchunk, p->tid, p->ttmp_nbytes, in, out,
-         p->output_is_disposable, p->user_data == &g_rc ? "ok" : "other");
+  printf(
+      "  pre nblock=%d size=%d ts=%d offset=%d nchunk=%lld tid=%d ttmp_nbytes=%zu in=%s out=%s "
+      "disposable=%d user_data=%s\n",
+      p->nblock, p->output_size, p->output_typesize, p->output_offset, (long long)p->nchunk, p->tid,
+      p->ttmp_nbytes, in, out, p->output_is_disposable, p->user_data == &g_rc ? "ok" : "other");
   for (int32_t i = 0; i < p->output_size; i++) p->output[i] = (uint8_t)(p->input[i] + 1);
   return g_rc;
 }
@@ -41,15 +42,17 @@ static int postfilter(blosc2_postfilter_params *p) {
   char in[48], out[48];
   where(in, sizeof in, p->input, p->ttmp, p->ttmp_nbytes);
   where(out, sizeof out, p->output, p->ttmp, p->ttmp_nbytes);
-  printf("  post nblock=%d size=%d ts=%d offset=%d nchunk=%lld tid=%d ttmp_nbytes=%zu in=%s out=%s\n",
-         p->nblock, p->size, p->typesize, p->offset, (long long)p->nchunk, p->tid, p->ttmp_nbytes,
-         in, out);
+  printf(
+      "  post nblock=%d size=%d ts=%d offset=%d nchunk=%lld tid=%d ttmp_nbytes=%zu in=%s out=%s\n",
+      p->nblock, p->size, p->typesize, p->offset, (long long)p->nchunk, p->tid, p->ttmp_nbytes, in,
+      out);
   for (int32_t i = 0; i < p->size; i++) p->output[i] = (uint8_t)(p->input[i] * 2);
   return g_rc;
 }
 
 static void filter_case(const char *what, int32_t n, int ts, int clevel, int bs, bool disposable) {
-  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64), *out = tc_malloc((size_t)n);
+  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64),
+          *out = tc_malloc((size_t)n);
   tc_fill(src, (size_t)n, TC_RAMP, (size_t)ts, 1);
   g_src = src;
   g_chunkp = chunk;
@@ -84,7 +87,8 @@ static void filter_case(const char *what, int32_t n, int ts, int clevel, int bs,
   rc = blosc2_getitem_ctx(d, chunk, cb, first, 4, out, n);
   sp_hash("  getitem", out, rc);
   g_rc = -5;
-  printf("  failing postfilter: decompress=%d getitem=%d\n", blosc2_decompress_ctx(d, chunk, cb, out, n),
+  printf("  failing postfilter: decompress=%d getitem=%d\n",
+         blosc2_decompress_ctx(d, chunk, cb, out, n),
          blosc2_getitem_ctx(d, chunk, cb, 0, 1, out, n));
   blosc2_free_ctx(d);
   c = blosc2_create_cctx(cp);
@@ -142,10 +146,11 @@ void sp_filters(void) {
 
 static int rle_encode(const uint8_t *in, int32_t inlen, uint8_t *out, int32_t outlen, uint8_t meta,
                       blosc2_cparams *cparams, const void *chunk) {
-  printf("  encoder inlen=%d outlen=%d meta=%d compcode=%d compcode_meta=%d clevel=%d ts=%d bs=%d "
-         "split=%d chunk=%s\n", inlen, outlen, meta, cparams->compcode, cparams->compcode_meta,
-         cparams->clevel, cparams->typesize, cparams->blocksize, cparams->splitmode,
-         chunk == g_src ? "src" : "other");
+  printf(
+      "  encoder inlen=%d outlen=%d meta=%d compcode=%d compcode_meta=%d clevel=%d ts=%d bs=%d "
+      "split=%d chunk=%s\n",
+      inlen, outlen, meta, cparams->compcode, cparams->compcode_meta, cparams->clevel,
+      cparams->typesize, cparams->blocksize, cparams->splitmode, chunk == g_src ? "src" : "other");
   int32_t o = 0;
   for (int32_t i = 0; i < inlen;) {
     int32_t j = i;
@@ -173,7 +178,8 @@ static int rle_decode(const uint8_t *in, int32_t inlen, uint8_t *out, int32_t ou
 
 static int xor_forward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
                        blosc2_cparams *cparams, uint8_t id) {
-  if (!g_quiet) printf("  forward size=%d meta=%d id=%d ts=%d\n", size, meta, id, cparams->typesize);
+  if (!g_quiet)
+    printf("  forward size=%d meta=%d id=%d ts=%d\n", size, meta, id, cparams->typesize);
   for (int32_t i = 0; i < size; i++) dest[i] = src[i] ^ meta;
   return 0;
 }
@@ -290,7 +296,7 @@ void sp_register(void) {
 
   static const struct {
     int filter, meta, ts, codec;
-  } plugins[] = {{35, 4, 4, BLOSC_LZ4}, {35, 8, 8, BLOSC_ZSTD}, {35, 0, 4, BLOSC_LZ4},
+  } plugins[] = {{35, 4, 4, BLOSC_LZ4},   {35, 8, 8, BLOSC_ZSTD}, {35, 0, 4, BLOSC_LZ4},
                  {36, -5, 4, BLOSC_ZSTD}, {36, 12, 8, BLOSC_LZ4}, {36, 0, 4, BLOSC_LZ4}};
   for (size_t i = 0; i < sizeof plugins / sizeof plugins[0]; i++) {
     tc_fill(src, 10000, TC_FLOATS, (size_t)plugins[i].ts, 5);
@@ -305,8 +311,8 @@ void sp_register(void) {
     cb = blosc2_compress_ctx(c, src, 10000, chunk, sizeof chunk);
     blosc2_free_ctx(c);
     char label[64];
-    snprintf(label, sizeof label, "plugin filter %d meta %d ts %d", plugins[i].filter, plugins[i].meta,
-             plugins[i].ts);
+    snprintf(label, sizeof label, "plugin filter %d meta %d ts %d", plugins[i].filter,
+             plugins[i].meta, plugins[i].ts);
     sp_hash(label, chunk, cb);
     rc = cb > 0 ? blosc2_decompress_ctx(d, chunk, cb, out, 10000) : cb;
     sp_hash("  decoded", out, rc > 0 ? 10000 : rc);
@@ -329,13 +335,15 @@ static void env_line(const char *what, int rc, const uint8_t *chunk) {
 }
 
 void sp_env(void) {
-  static const char *cases[][2] = {
-      {"BLOSC_CLEVEL", "9"}, {"BLOSC_CLEVEL", "0"}, {"BLOSC_CLEVEL", "abc"}, {"BLOSC_CLEVEL", "12"},
-      {"BLOSC_SHUFFLE", "NOSHUFFLE"}, {"BLOSC_SHUFFLE", "BITSHUFFLE"}, {"BLOSC_DELTA", "1"},
-      {"BLOSC_TYPESIZE", "8"}, {"BLOSC_TYPESIZE", "300"}, {"BLOSC_COMPRESSOR", "lz4"},
-      {"BLOSC_COMPRESSOR", "LZ4"}, {"BLOSC_COMPRESSOR", "ndlz"}, {"BLOSC_BLOCKSIZE", "16384"},
-      {"BLOSC_NTHREADS", "3"}, {"BLOSC_SPLITMODE", "NEVER"}, {"BLOSC_SPLITMODE", "ALWAYS"},
-      {"BLOSC_NOLOCK", "1"}};
+  static const char *cases[][2] = {{"BLOSC_CLEVEL", "9"},          {"BLOSC_CLEVEL", "0"},
+                                   {"BLOSC_CLEVEL", "abc"},        {"BLOSC_CLEVEL", "12"},
+                                   {"BLOSC_SHUFFLE", "NOSHUFFLE"}, {"BLOSC_SHUFFLE", "BITSHUFFLE"},
+                                   {"BLOSC_DELTA", "1"},           {"BLOSC_TYPESIZE", "8"},
+                                   {"BLOSC_TYPESIZE", "300"},      {"BLOSC_COMPRESSOR", "lz4"},
+                                   {"BLOSC_COMPRESSOR", "LZ4"},    {"BLOSC_COMPRESSOR", "ndlz"},
+                                   {"BLOSC_BLOCKSIZE", "16384"},   {"BLOSC_NTHREADS", "3"},
+                                   {"BLOSC_SPLITMODE", "NEVER"},   {"BLOSC_SPLITMODE", "ALWAYS"},
+                                   {"BLOSC_NOLOCK", "1"}};
   int32_t n = 400000;
   uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64);
   tc_fill(src, (size_t)n, TC_FLOATS, 4, 1);
@@ -379,7 +387,8 @@ void sp_env(void) {
     setenv("BLOSC_NTHREADS", nthreads[i], 1);
     int rc = blosc2_decompress(chunk, cb, out, n);
     unsetenv("BLOSC_NTHREADS");
-    printf("env BLOSC_NTHREADS=%s decompress=%d nthreads after=%d\n", nthreads[i], rc, blosc2_get_nthreads());
+    printf("env BLOSC_NTHREADS=%s decompress=%d nthreads after=%d\n", nthreads[i], rc,
+           blosc2_get_nthreads());
     blosc2_set_nthreads(1);
   }
   setenv("BLOSC_BLOSC1_COMPAT", "1", 1);

@@ -85,7 +85,8 @@ void sp_vlchunks(void) {
     int32_t pos = 0;
     for (int b = 0; b < nb; b++) {
       sz[b] = 1 + (int32_t)tc_rand_below(tc_rand_below(2) ? 8000 : 50);
-      tc_fill(g_src + pos, (size_t)sz[b], (int)tc_rand_below(TC_NKINDS), (size_t)ts, (uint64_t)trial + (uint64_t)b);
+      tc_fill(g_src + pos, (size_t)sz[b], (int)tc_rand_below(TC_NKINDS), (size_t)ts,
+              (uint64_t)trial + (uint64_t)b);
       srcs[b] = g_src + pos;
       pos += sz[b];
     }
@@ -99,16 +100,19 @@ void sp_vlchunks(void) {
     int cb = blosc2_vlcompress_ctx(c, srcs, sz, nb, g_chunk, pos + 4096);
     blosc2_free_ctx(c);
     printf("vl trial %d nb=%d ts=%d codec=%d: cb>32=%d", trial, nb, ts, codec, cb > 32);
-    if (codec != BLOSC_BLOSCLZ) printf(" chunk %d %016llx", cb, (unsigned long long)tc_hash(g_chunk, (size_t)(cb > 0 ? cb : 0)));
+    if (codec != BLOSC_BLOSCLZ)
+      printf(" chunk %d %016llx", cb,
+             (unsigned long long)tc_hash(g_chunk, (size_t)(cb > 0 ? cb : 0)));
     printf("\n");
     if (cb <= 32) {
       sp_bad = 1;
       continue;
     }
-    printf("  header: version=%d versionlz=%d flags=%02x ts=%d nbytes=%d nblocks=%d filters=%d,%d "
-           "udcodec=%d flags2=%02x b31=%02x\n", g_chunk[0], g_chunk[1], g_chunk[2], g_chunk[3],
-           ca_nbytes(g_chunk), ca_blocksize(g_chunk), g_chunk[20], g_chunk[21], g_chunk[22],
-           g_chunk[30], g_chunk[31]);
+    printf(
+        "  header: version=%d versionlz=%d flags=%02x ts=%d nbytes=%d nblocks=%d filters=%d,%d "
+        "udcodec=%d flags2=%02x b31=%02x\n",
+        g_chunk[0], g_chunk[1], g_chunk[2], g_chunk[3], ca_nbytes(g_chunk), ca_blocksize(g_chunk),
+        g_chunk[20], g_chunk[21], g_chunk[22], g_chunk[30], g_chunk[31]);
     int32_t nblocks = -1;
     int rc = blosc2_vlchunk_get_nblocks(g_chunk, cb, &nblocks);
     blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
@@ -121,14 +125,16 @@ void sp_vlchunks(void) {
       same = same && dsz[b] == sz[b] && memcmp(dests[b], srcs[b], (size_t)sz[b]) == 0;
       free(dests[b]);
     }
-    printf("  nblocks rc=%d n=%d vldecompress=%d %s\n", rc, nblocks, nd, same ? "same" : "DIFFERENT");
+    printf("  nblocks rc=%d n=%d vldecompress=%d %s\n", rc, nblocks, nd,
+           same ? "same" : "DIFFERENT");
     if (!same) sp_bad = 1;
     uint8_t *p = NULL;
     int32_t psz = 0;
     rc = blosc2_vldecompress_block_ctx(d, g_chunk, cb, nb - 1, &p, &psz);
     sp_roundtrip("  last block", rc, p, srcs[nb - 1], sz[nb - 1]);
     free(p);
-    sp_roundtrip("  concatenation", blosc2_decompress_ctx(d, g_chunk, cb, g_out, pos), g_out, g_src, pos);
+    sp_roundtrip("  concatenation", blosc2_decompress_ctx(d, g_chunk, cb, g_out, pos), g_out, g_src,
+                 pos);
     printf("  getitem=%d block -1=%d block nb=%d maxblocks-1=%d small dest=%d\n",
            blosc2_getitem_ctx(d, g_chunk, cb, 0, 1, g_out, 100),
            blosc2_vldecompress_block_ctx(d, g_chunk, cb, -1, &p, &psz),
@@ -180,7 +186,8 @@ void sp_dict(void) {
       blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
       dp.nthreads = 3;
       blosc2_context *d = blosc2_create_dctx(dp);
-      sp_roundtrip("  decompress", blosc2_decompress_ctx(d, g_chunk, cb, g_out, n), g_out, g_src, n);
+      sp_roundtrip("  decompress", blosc2_decompress_ctx(d, g_chunk, cb, g_out, n), g_out, g_src,
+                   n);
       int rc = blosc2_getitem_ctx(d, g_chunk, cb, 100000, 1000, g_out, n);
       sp_roundtrip("  getitem after decompress", rc, g_out, g_src + 400000, 4000);
       blosc2_free_ctx(d);
@@ -215,9 +222,9 @@ void sp_instr(void) {
   static const struct {
     int32_t n;
     int ts, codec, split, bs, kind;
-  } cases[] = {{100000, 4, BLOSC_LZ4, 4, 0, TC_FLOATS},     {1000000, 4, BLOSC_ZSTD, 4, 0, TC_FLOATS},
-               {10003, 4, BLOSC_LZ4, 4, 1000, TC_FLOATS},  {100000, 4, BLOSC_LZ4HC, 2, 0, TC_RANDOM},
-               {100000, 4, BLOSC_LZ4, 4, 0, TC_ZEROS},     {100000, 4, BLOSC_LZ4, 4, 0, TC_CONST}};
+  } cases[] = {{100000, 4, BLOSC_LZ4, 4, 0, TC_FLOATS},   {1000000, 4, BLOSC_ZSTD, 4, 0, TC_FLOATS},
+               {10003, 4, BLOSC_LZ4, 4, 1000, TC_FLOATS}, {100000, 4, BLOSC_LZ4HC, 2, 0, TC_RANDOM},
+               {100000, 4, BLOSC_LZ4, 4, 0, TC_ZEROS},    {100000, 4, BLOSC_LZ4, 4, 0, TC_CONST}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tc_fill(g_src, (size_t)cases[i].n, cases[i].kind, (size_t)cases[i].ts, 1);
     blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -251,8 +258,8 @@ void sp_getitem_bytes(void) {
   blosc2_free_ctx(c);
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
   blosc2_context *d = blosc2_create_dctx(dp);
-  static const int32_t cases[][2] = {{0, 8}, {4, 8}, {2, 8}, {-4, 8}, {9996, 4}, {10000, 0},
-                                     {10004, 4}, {0, -4}, {0, 10001}, {0, 6}};
+  static const int32_t cases[][2] = {{0, 8},     {4, 8},     {2, 8},  {-4, 8},    {9996, 4},
+                                     {10000, 0}, {10004, 4}, {0, -4}, {0, 10001}, {0, 6}};
   printf("getitem_bytes:");
   for (int i = 0; i < 10; i++) {
     int rc = blosc2_getitem_bytes_ctx(d, g_chunk, cb, cases[i][0], cases[i][1], g_out, 10000);

@@ -27,7 +27,8 @@ static void *run_job(void *arg) {
   return NULL;
 }
 
-static void parallel_for(void *data, void (*dojob)(void *), int numjobs, size_t elsize, void *jobdata) {
+static void parallel_for(void *data, void (*dojob)(void *), int numjobs, size_t elsize,
+                         void *jobdata) {
   (void)data;
   g_calls++;
   g_numjobs = numjobs;
@@ -58,7 +59,8 @@ void sp_threads_callback(void) {
   blosc2_set_threads_callback(parallel_for, &data);
   blosc2_init();
   int32_t n = 4 << 20;
-  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64), *out = tc_malloc((size_t)n);
+  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64),
+          *out = tc_malloc((size_t)n);
   tc_fill(src, (size_t)n, TC_FLOATS, 4, 1);
   for (int nth = 1; nth <= 4; nth++) {
     blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -116,16 +118,19 @@ void sp_before_init(void) {
   int cb = blosc2_compress_ctx(c, src, 10000, chunk, sizeof chunk);
   blosc2_free_ctx(c);
   sp_hash("before init: zstd chunk", chunk, cb);
-  sp_roundtrip("before init: getitem", blosc2_getitem(chunk, cb, 5, 5, out, 10000), out, src + 20, 20);
+  sp_roundtrip("before init: getitem", blosc2_getitem(chunk, cb, 5, 5, out, 10000), out, src + 20,
+               20);
   cp.compcode = 32;
   c = blosc2_create_cctx(cp);
-  printf("before init: ndlz compress=%d\n", blosc2_compress_ctx(c, src, 10000, chunk, sizeof chunk));
+  printf("before init: ndlz compress=%d\n",
+         blosc2_compress_ctx(c, src, 10000, chunk, sizeof chunk));
   blosc2_free_ctx(c);
   cp.compcode = BLOSC_LZ4;
   cp.filters[0] = 35;
   cp.filters_meta[0] = 4;
   c = blosc2_create_cctx(cp);
-  printf("before init: bytedelta compress=%d\n", blosc2_compress_ctx(c, src, 10000, chunk, sizeof chunk));
+  printf("before init: bytedelta compress=%d\n",
+         blosc2_compress_ctx(c, src, 10000, chunk, sizeof chunk));
   blosc2_free_ctx(c);
   blosc2_codec codec;
   memset(&codec, 0, sizeof codec);
@@ -140,18 +145,19 @@ void sp_before_init(void) {
          blosc2_compname_to_compcode("ndlz"), blosc2_get_io_cb(0) ? "set" : "NULL");
 }
 
-#define SP_INITS(call, what)                                                       \
-  do {                                                                             \
-    blosc2_destroy();                                                              \
-    call;                                                                          \
-    printf("auto-init %s: free_resources=%d\n", what, blosc2_free_resources());   \
+#define SP_INITS(call, what)                                                    \
+  do {                                                                          \
+    blosc2_destroy();                                                           \
+    call;                                                                       \
+    printf("auto-init %s: free_resources=%d\n", what, blosc2_free_resources()); \
   } while (0)
 
 void sp_auto_init(void) {
   uint8_t src[10000], chunk[11000], out[10000];
   tc_fill(src, sizeof src, TC_RAMP, 4, 2);
   int cb = blosc2_compress(5, BLOSC_SHUFFLE, 4, src, 10000, chunk, sizeof chunk);
-  SP_INITS(blosc2_compress(5, BLOSC_SHUFFLE, 4, src, 10000, chunk, sizeof chunk), "blosc2_compress");
+  SP_INITS(blosc2_compress(5, BLOSC_SHUFFLE, 4, src, 10000, chunk, sizeof chunk),
+           "blosc2_compress");
   SP_INITS(blosc2_decompress(chunk, cb, out, 10000), "blosc2_decompress");
   SP_INITS(blosc1_decompress(chunk, out, 10000), "blosc1_decompress");
   SP_INITS(blosc2_getitem(chunk, cb, 1, 1, out, 10000), "blosc2_getitem");
@@ -166,11 +172,13 @@ void sp_auto_init(void) {
          blosc2_compname_to_compcode("ndlz"));
   blosc2_init();
   blosc2_init();
-  printf("set_nthreads(3)=%d set_compressor(lz4)=%d\n", blosc2_set_nthreads(3), blosc1_set_compressor("lz4"));
+  printf("set_nthreads(3)=%d set_compressor(lz4)=%d\n", blosc2_set_nthreads(3),
+         blosc1_set_compressor("lz4"));
   blosc2_destroy();
   blosc2_init();
   const char *comp = blosc1_get_compressor();
-  printf("after destroy+init: nthreads=%d compressor=%s\n", blosc2_get_nthreads(), comp ? comp : "(null)");
+  printf("after destroy+init: nthreads=%d compressor=%s\n", blosc2_get_nthreads(),
+         comp ? comp : "(null)");
   int r1 = blosc2_set_nthreads(0);
   int r2 = blosc2_set_nthreads(1);
   int r3 = blosc1_set_compressor("ndlz");
@@ -190,7 +198,8 @@ static int g_thread_bad;
 static void *thread_body(void *arg) {
   int id = (int)(intptr_t)arg;
   int32_t n = 200000;
-  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64), *out = tc_malloc((size_t)n);
+  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64),
+          *out = tc_malloc((size_t)n);
   for (int32_t i = 0; i < n; i++) src[i] = (uint8_t)((i / 4) * (id + 1) + (i & 3));
   for (int k = 0; k < 20; k++) {
     blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -204,7 +213,8 @@ static void *thread_body(void *arg) {
     blosc2_context *d = blosc2_create_dctx(dp);
     int rc = blosc2_decompress_ctx(d, chunk, cb, out, n);
     blosc2_free_ctx(d);
-    if (rc != n || memcmp(out, src, (size_t)n) != 0) __atomic_add_fetch(&g_thread_bad, 1, __ATOMIC_RELAXED);
+    if (rc != n || memcmp(out, src, (size_t)n) != 0)
+      __atomic_add_fetch(&g_thread_bad, 1, __ATOMIC_RELAXED);
   }
   free(src);
   free(chunk);

@@ -19,13 +19,14 @@
 #include <blosc2/filters-registry.h>
 #include <dlfcn.h>
 
-#define LIB_FUNCS(X)                                                                         \
-  X(blosc2_init) X(blosc2_destroy) X(blosc2_create_cctx) X(blosc2_create_dctx)               \
-  X(blosc2_free_ctx) X(blosc2_compress_ctx) X(blosc2_decompress_ctx) X(blosc2_getitem_ctx)   \
-  X(blosc2_chunk_zeros) X(blosc2_chunk_nans) X(blosc2_chunk_uninit) X(blosc2_chunk_repeatval) \
-  X(blosc2_vlcompress_ctx) X(blosc2_vldecompress_ctx) X(blosc2_vldecompress_block_ctx)       \
-  X(blosc2_vlchunk_get_nblocks) X(blosc2_register_codec) X(blosc2_register_filter)           \
-  X(blosc2_decompress)
+#define LIB_FUNCS(X)                                                                               \
+  X(blosc2_init)                                                                                   \
+  X(blosc2_destroy) X(blosc2_create_cctx) X(blosc2_create_dctx) X(blosc2_free_ctx)                 \
+      X(blosc2_compress_ctx) X(blosc2_decompress_ctx) X(blosc2_getitem_ctx) X(blosc2_chunk_zeros)  \
+          X(blosc2_chunk_nans) X(blosc2_chunk_uninit) X(blosc2_chunk_repeatval)                    \
+              X(blosc2_vlcompress_ctx) X(blosc2_vldecompress_ctx) X(blosc2_vldecompress_block_ctx) \
+                  X(blosc2_vlchunk_get_nblocks) X(blosc2_register_codec) X(blosc2_register_filter) \
+                      X(blosc2_decompress)
 
 typedef struct {
   const char *label, *path;
@@ -42,11 +43,11 @@ static int load(lib_t *lib) {
     return 0;
   }
   int ok = 1;
-#define LOAD(name)                                                                      \
-  *(void **)(&lib->name) = dlsym(lib->handle, #name);                                   \
-  if (!lib->name) {                                                                     \
+#define LOAD(name)                                                                       \
+  *(void **)(&lib->name) = dlsym(lib->handle, #name);                                    \
+  if (!lib->name) {                                                                      \
     fprintf(stderr, "%s library %s does not export %s\n", lib->label, lib->path, #name); \
-    ok = 0;                                                                             \
+    ok = 0;                                                                              \
   }
   LIB_FUNCS(LOAD)
 #undef LOAD
@@ -57,7 +58,8 @@ static lib_t g_libs[2];
 #define MAXN (1 << 20)
 static uint8_t *g_src, *g_a, *g_b, *g_da, *g_db;
 
-static int compress_with(const lib_t *l, blosc2_cparams cp, const void *src, int32_t n, uint8_t *dest) {
+static int compress_with(const lib_t *l, blosc2_cparams cp, const void *src, int32_t n,
+                         uint8_t *dest) {
   blosc2_context *c = l->blosc2_create_cctx(cp);
   if (!c) return -1000;
   int rc = l->blosc2_compress_ctx(c, src, n, dest, n + BLOSC2_MAX_OVERHEAD);
@@ -65,7 +67,8 @@ static int compress_with(const lib_t *l, blosc2_cparams cp, const void *src, int
   return rc;
 }
 
-static int decompress_with(const lib_t *l, const uint8_t *chunk, int32_t cb, uint8_t *dest, int32_t n) {
+static int decompress_with(const lib_t *l, const uint8_t *chunk, int32_t cb, uint8_t *dest,
+                           int32_t n) {
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
   blosc2_context *d = l->blosc2_create_dctx(dp);
   if (!d) return -1000;
@@ -126,7 +129,8 @@ static void test_vl(void) {
     int32_t sz[MAXB], pos = 0;
     for (int b = 0; b < nb; b++) {
       sz[b] = 1 + (int32_t)tc_rand_below(tc_rand_below(2) ? 20000 : 64);
-      tc_fill(g_src + pos, (size_t)sz[b], (int)tc_rand_below(TC_NKINDS), (size_t)ts, (uint64_t)trial * 50 + (uint64_t)b);
+      tc_fill(g_src + pos, (size_t)sz[b], (int)tc_rand_below(TC_NKINDS), (size_t)ts,
+              (uint64_t)trial * 50 + (uint64_t)b);
       srcs[b] = g_src + pos;
       pos += sz[b];
     }
@@ -138,8 +142,8 @@ static void test_vl(void) {
     cp.filters[5] = (uint8_t)tc_rand_below(3);
     cp.use_dict = (codec == BLOSC_ZSTD || codec == BLOSC_LZ4) && tc_rand_below(3) == 0;
     char what[128];
-    snprintf(what, sizeof what, "vl trial %d nb=%d ts=%d codec=%d clevel=%d filter=%d dict=%d", trial,
-             nb, ts, codec, cp.clevel, cp.filters[5], cp.use_dict);
+    snprintf(what, sizeof what, "vl trial %d nb=%d ts=%d codec=%d clevel=%d filter=%d dict=%d",
+             trial, nb, ts, codec, cp.clevel, cp.filters[5], cp.use_dict);
     uint8_t *chunk[2] = {g_a, g_b};
     int cb[2];
     for (int l = 0; l < 2; l++) {
@@ -177,8 +181,8 @@ static void test_vl(void) {
             what, b, r->label);
       free(p);
       rc = r->blosc2_decompress_ctx(d, chunk[w], cb[w], g_da, pos);
-      CHECK(rc == pos && memcmp(g_da, g_src, (size_t)pos) == 0, "%s concatenation by %s -> %d", what,
-            r->label, rc);
+      CHECK(rc == pos && memcmp(g_da, g_src, (size_t)pos) == 0, "%s concatenation by %s -> %d",
+            what, r->label, rc);
       r->blosc2_free_ctx(d);
     }
   }
@@ -211,7 +215,8 @@ static void test_dict(void) {
         memset(g_da, 0, (size_t)n);
         CHECK_EQ(decompress_with(r, chunk[w], cbs[w], g_da, n), n, "dict codec %d: %s reads %s's",
                  codecs[k], r->label, g_libs[w].label);
-        CHECK_BYTES(g_da, g_src, n, "dict codec %d kind %d decoded by %s", codecs[k], kind, r->label);
+        CHECK_BYTES(g_da, g_src, n, "dict codec %d kind %d decoded by %s", codecs[k], kind,
+                    r->label);
       }
     }
   }
@@ -222,10 +227,11 @@ static void test_dict(void) {
 static void test_plugin_filters(void) {
   static const struct {
     int filter, meta, ts, codec;
-  } cases[] = {{BLOSC_FILTER_BYTEDELTA, 4, 4, BLOSC_LZ4}, {BLOSC_FILTER_BYTEDELTA, 8, 8, BLOSC_ZSTD},
-               {BLOSC_FILTER_BYTEDELTA, 2, 2, BLOSC_LZ4HC}, {BLOSC_FILTER_BYTEDELTA, 1, 4, BLOSC_ZSTD},
-               {BLOSC_FILTER_INT_TRUNC, -5, 4, BLOSC_ZSTD}, {BLOSC_FILTER_INT_TRUNC, 12, 8, BLOSC_LZ4},
-               {BLOSC_FILTER_INT_TRUNC, 10, 2, BLOSC_ZSTD}, {BLOSC_FILTER_INT_TRUNC, -3, 1, BLOSC_LZ4}};
+  } cases[] = {
+      {BLOSC_FILTER_BYTEDELTA, 4, 4, BLOSC_LZ4},   {BLOSC_FILTER_BYTEDELTA, 8, 8, BLOSC_ZSTD},
+      {BLOSC_FILTER_BYTEDELTA, 2, 2, BLOSC_LZ4HC}, {BLOSC_FILTER_BYTEDELTA, 1, 4, BLOSC_ZSTD},
+      {BLOSC_FILTER_INT_TRUNC, -5, 4, BLOSC_ZSTD}, {BLOSC_FILTER_INT_TRUNC, 12, 8, BLOSC_LZ4},
+      {BLOSC_FILTER_INT_TRUNC, 10, 2, BLOSC_ZSTD}, {BLOSC_FILTER_INT_TRUNC, -3, 1, BLOSC_LZ4}};
   int32_t n = 300000;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     for (int kind = 0; kind < 3; kind++) {
@@ -326,7 +332,8 @@ static void test_user_plugins(void) {
   filter.backward = xor_backward;
   for (int l = 0; l < 2; l++) {
     CHECK_EQ(g_libs[l].blosc2_register_codec(&codec), 0, "%s registers the codec", g_libs[l].label);
-    CHECK_EQ(g_libs[l].blosc2_register_filter(&filter), 0, "%s registers the filter", g_libs[l].label);
+    CHECK_EQ(g_libs[l].blosc2_register_filter(&filter), 0, "%s registers the filter",
+             g_libs[l].label);
   }
   int32_t n = 100000;
   for (int32_t i = 0; i < n; i++) g_src[i] = (uint8_t)(i / 300);

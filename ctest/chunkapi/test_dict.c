@@ -44,7 +44,8 @@ static void test_roundtrips(void) {
       tc_fill(g_src, N, kind == 0 ? TC_TEXT : TC_FLOATS, 4, 3);
       for (int cth = 1; cth <= 4; cth += 3) {
         char what[96];
-        snprintf(what, sizeof what, "%s %s cthreads %d", k_codecs[k].name, kind ? "floats" : "text", cth);
+        snprintf(what, sizeof what, "%s %s cthreads %d", k_codecs[k].name, kind ? "floats" : "text",
+                 cth);
         int cb = compress_dict(k_codecs[k].codec, 4, cth, g_src, N, g_chunk, N + 32);
         REQUIRE(cb > 32 && cb < N, "%s -> %d", what, cb);
         CHECK_EQ(g_chunk[2], k_codecs[k].flags, "%s flags", what);
@@ -119,7 +120,8 @@ static void test_sizes_and_errors(void) {
   blosc2_context *c = blosc2_create_cctx(cp);
   int cb = blosc2_compress_ctx(c, g_src, N, g_chunk, N + 32);
   CHECK_EQ(cb, N + 32, "clevel 0");
-  CHECK(g_chunk[2] == 0x07 && g_chunk[31] == 0, "clevel 0 flags %02x %02x", g_chunk[2], g_chunk[31]);
+  CHECK(g_chunk[2] == 0x07 && g_chunk[31] == 0, "clevel 0 flags %02x %02x", g_chunk[2],
+        g_chunk[31]);
   blosc2_free_ctx(c);
   cp.clevel = 5;
   cp.use_dict = 2;
@@ -136,11 +138,13 @@ static void test_sizes_and_errors(void) {
     c = blosc2_create_cctx(cp);
     CHECK(c != NULL, "codec %d use_dict context", nodict[k]);
     CHECK_EQ(blosc2_compress_ctx(c, g_src, N, g_chunk, N + 32), -8, "codec %d use_dict", nodict[k]);
-    CHECK_EQ(blosc2_compress_ctx(c, g_src, 10, g_chunk, N + 32), -8, "codec %d use_dict n=10", nodict[k]);
+    CHECK_EQ(blosc2_compress_ctx(c, g_src, 10, g_chunk, N + 32), -8, "codec %d use_dict n=10",
+             nodict[k]);
     blosc2_free_ctx(c);
     cp.clevel = 0;
     c = blosc2_create_cctx(cp);
-    CHECK_EQ(blosc2_compress_ctx(c, g_src, N, g_chunk, N + 32), -8, "codec %d use_dict clevel 0", nodict[k]);
+    CHECK_EQ(blosc2_compress_ctx(c, g_src, N, g_chunk, N + 32), -8, "codec %d use_dict clevel 0",
+             nodict[k]);
     blosc2_free_ctx(c);
   }
 }
@@ -165,10 +169,12 @@ static void test_getitem(void) {
       CHECK_EQ(rc, -3, "%s fresh dctx getitem(%d)", k_codecs[k].name, starts[s]);
 #else
       CHECK_EQ(rc, 4000, "%s fresh dctx getitem(%d)", k_codecs[k].name, starts[s]);
-      CHECK_BYTES(g_out, g_src + 4 * starts[s], 4000, "%s fresh getitem(%d)", k_codecs[k].name, starts[s]);
+      CHECK_BYTES(g_out, g_src + 4 * starts[s], 4000, "%s fresh getitem(%d)", k_codecs[k].name,
+                  starts[s]);
 #endif
       /* After decompressing the same chunk with that context: works in both. */
-      CHECK_EQ(blosc2_decompress_ctx(d, g_chunk, cb, g_out, N), N, "%s decompress", k_codecs[k].name);
+      CHECK_EQ(blosc2_decompress_ctx(d, g_chunk, cb, g_out, N), N, "%s decompress",
+               k_codecs[k].name);
       memset(g_out, 0, 4000);
       rc = blosc2_getitem_ctx(d, g_chunk, cb, starts[s], 1000, g_out, N);
       CHECK_EQ(rc, 4000, "%s getitem(%d) after decompress", k_codecs[k].name, starts[s]);
@@ -186,7 +192,8 @@ static void test_getitem(void) {
         CHECK_EQ(rc, -3, "%s getitem with a stale dictionary", k_codecs[k].name);
 #else
       CHECK_EQ(rc, 4000, "%s getitem after another chunk", k_codecs[k].name);
-      CHECK_BYTES(g_out, g_src + 4 * starts[s], 4000, "%s getitem after another chunk", k_codecs[k].name);
+      CHECK_BYTES(g_out, g_src + 4 * starts[s], 4000, "%s getitem after another chunk",
+                  k_codecs[k].name);
 #endif
       blosc2_free_ctx(d);
       /* Context-less readers. */

@@ -16,10 +16,10 @@
 
 static uint8_t g_src[N], g_chunk[N + 64], g_out[N];
 
-static const char *k_vars[] = {"BLOSC_CLEVEL", "BLOSC_SHUFFLE", "BLOSC_DELTA", "BLOSC_TYPESIZE",
-                               "BLOSC_COMPRESSOR", "BLOSC_BLOCKSIZE", "BLOSC_NTHREADS",
-                               "BLOSC_SPLITMODE", "BLOSC_NOLOCK", "BLOSC_BLOSC1_COMPAT",
-                               "BLOSC_TRACE", "BLOSC_INFO"};
+static const char *k_vars[] = {"BLOSC_CLEVEL",        "BLOSC_SHUFFLE",    "BLOSC_DELTA",
+                               "BLOSC_TYPESIZE",      "BLOSC_COMPRESSOR", "BLOSC_BLOCKSIZE",
+                               "BLOSC_NTHREADS",      "BLOSC_SPLITMODE",  "BLOSC_NOLOCK",
+                               "BLOSC_BLOSC1_COMPAT", "BLOSC_TRACE",      "BLOSC_INFO"};
 
 static void reset_globals(void) {
   blosc1_set_compressor("blosclz");
@@ -87,32 +87,45 @@ typedef struct {
 
 static const case_t k_cases[] = {
     {NULL, NULL, BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
-    {"BLOSC_CLEVEL", "9", OK(0x05, 4, N, 0, 1, 0), OK(0x05, 4, N, 0, 1, 0), 0, 0, 9, 4, 1, N, 4, NULL, 0, 0, 1},
-    {"BLOSC_CLEVEL", "0", OK(0x07, 4, 8192, 0, 1, 0), OK(0x07, 4, 8192, 0, 1, 0), 0, 0, 0, 4, 1, 8192, 4, NULL, 0, 0, 1},
-    {"BLOSC_CLEVEL", "abc", OK(0x07, 4, 8192, 0, 1, 0), OK(0x07, 4, 8192, 0, 1, 0), 0, 0, 0, 4, 1, 8192, 4, NULL, 0, 0, 1},
+    {"BLOSC_CLEVEL", "9", OK(0x05, 4, N, 0, 1, 0), OK(0x05, 4, N, 0, 1, 0), 0, 0, 9, 4, 1, N, 4,
+     NULL, 0, 0, 1},
+    {"BLOSC_CLEVEL", "0", OK(0x07, 4, 8192, 0, 1, 0), OK(0x07, 4, 8192, 0, 1, 0), 0, 0, 0, 4, 1,
+     8192, 4, NULL, 0, 0, 1},
+    {"BLOSC_CLEVEL", "abc", OK(0x07, 4, 8192, 0, 1, 0), OK(0x07, 4, 8192, 0, 1, 0), 0, 0, 0, 4, 1,
+     8192, 4, NULL, 0, 0, 1},
     {"BLOSC_CLEVEL", "12", ERR(-8), ERR(-8), 0, 0, 12, 4, 1, -1, 4, NULL, 0, 0, 1},
     {"BLOSC_CLEVEL", "-1", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
-    {"BLOSC_SHUFFLE", "NOSHUFFLE", OK(0x15, 4, 131072, 0, 0, 0), OK(0x15, 4, 131072, 0, 0, 0), 0, 0, 5, 4, 1, 131072, 4, NULL, 0, 0, 1},
-    {"BLOSC_SHUFFLE", "BITSHUFFLE", OK(0x15, 4, 131072, 0, 2, 0), OK(0x15, 4, 131072, 0, 2, 0), 0, 0, 5, 4, 1, 131072, 4, NULL, 0, 0, 1},
+    {"BLOSC_SHUFFLE", "NOSHUFFLE", OK(0x15, 4, 131072, 0, 0, 0), OK(0x15, 4, 131072, 0, 0, 0), 0, 0,
+     5, 4, 1, 131072, 4, NULL, 0, 0, 1},
+    {"BLOSC_SHUFFLE", "BITSHUFFLE", OK(0x15, 4, 131072, 0, 2, 0), OK(0x15, 4, 131072, 0, 2, 0), 0,
+     0, 5, 4, 1, 131072, 4, NULL, 0, 0, 1},
     {"BLOSC_SHUFFLE", "bitshuffle", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
     {"BLOSC_SHUFFLE", "SHUFFLE", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
-    {"BLOSC_DELTA", "1", OK(0x0d, 4, 262144, 3, 1, 0), OK(0x0d, 4, 262144, 3, 1, 0), 0, 0, 5, 4, 1, 262144, 4, NULL, 1, 0, 1},
+    {"BLOSC_DELTA", "1", OK(0x0d, 4, 262144, 3, 1, 0), OK(0x0d, 4, 262144, 3, 1, 0), 0, 0, 5, 4, 1,
+     262144, 4, NULL, 1, 0, 1},
     {"BLOSC_DELTA", "0", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
     {"BLOSC_DELTA", "yes", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
-    {"BLOSC_TYPESIZE", "8", OK(0x05, 8, N, 0, 1, 0), OK(0x05, 8, N, 0, 1, 0), 0, 0, 5, 8, 1, N, 4, NULL, 0, 0, 1},
-    {"BLOSC_TYPESIZE", "300", OK(0x05, 1, 130800, 0, 1, 0), OK(0x05, 1, 130800, 0, 1, 0), 0, 0, 5, 1, 1, 130800, 4, NULL, 0, 0, 1},
+    {"BLOSC_TYPESIZE", "8", OK(0x05, 8, N, 0, 1, 0), OK(0x05, 8, N, 0, 1, 0), 0, 0, 5, 8, 1, N, 4,
+     NULL, 0, 0, 1},
+    {"BLOSC_TYPESIZE", "300", OK(0x05, 1, 130800, 0, 1, 0), OK(0x05, 1, 130800, 0, 1, 0), 0, 0, 5,
+     1, 1, 130800, 4, NULL, 0, 0, 1},
     {"BLOSC_TYPESIZE", "0", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
     {"BLOSC_TYPESIZE", "x", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
-    {"BLOSC_COMPRESSOR", "lz4", OK(0x25, 4, 262144, 0, 1, 1), OK(0x25, 4, 262144, 0, 1, 1), 0, 1, 5, 4, 1, 262144, 4, "lz4", 0, 0, 1},
-    {"BLOSC_COMPRESSOR", "zstd", OK(0x85, 4, 262144, 0, 1, 5), OK(0x85, 4, 262144, 0, 1, 5), 0, 5, 5, 4, 1, 262144, 4, "zstd", 0, 0, 1},
+    {"BLOSC_COMPRESSOR", "lz4", OK(0x25, 4, 262144, 0, 1, 1), OK(0x25, 4, 262144, 0, 1, 1), 0, 1, 5,
+     4, 1, 262144, 4, "lz4", 0, 0, 1},
+    {"BLOSC_COMPRESSOR", "zstd", OK(0x85, 4, 262144, 0, 1, 5), OK(0x85, 4, 262144, 0, 1, 5), 0, 5,
+     5, 4, 1, 262144, 4, "zstd", 0, 0, 1},
     {"BLOSC_COMPRESSOR", "LZ4", ERR(-7), ERR(-7), 0, 255, 5, 4, 1, -1, 4, "", 0, 0, 1},
     {"BLOSC_COMPRESSOR", "ndlz", BASE, ERR(0), 1, -1, -1, -1, -1, -1, -1, NULL, 0, 0, 1},
-    {"BLOSC_BLOCKSIZE", "16384", OK(0x05, 4, 16384, 0, 1, 0), OK(0x05, 4, 16384, 0, 1, 0), 0, 0, 5, 4, 1, 16384, 4, NULL, 0, 16384, 1},
-    {"BLOSC_BLOCKSIZE", "1001", OK(0x05, 4, 1001, 0, 1, 0), OK(0x05, 4, 1001, 0, 1, 0), 0, 0, 5, 4, 1, 1000, 4, NULL, 0, 1001, 1},
+    {"BLOSC_BLOCKSIZE", "16384", OK(0x05, 4, 16384, 0, 1, 0), OK(0x05, 4, 16384, 0, 1, 0), 0, 0, 5,
+     4, 1, 16384, 4, NULL, 0, 16384, 1},
+    {"BLOSC_BLOCKSIZE", "1001", OK(0x05, 4, 1001, 0, 1, 0), OK(0x05, 4, 1001, 0, 1, 0), 0, 0, 5, 4,
+     1, 1000, 4, NULL, 0, 1001, 1},
     {"BLOSC_BLOCKSIZE", "0", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
     {"BLOSC_NTHREADS", "3", BASE, BASE, 0, 0, 5, 4, 3, 262144, 4, NULL, 0, 0, 3},
     {"BLOSC_NTHREADS", "-2", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
-    {"BLOSC_SPLITMODE", "NEVER", OK(0x15, 4, 131072, 0, 1, 0), OK(0x15, 4, 131072, 0, 1, 0), 0, 0, 5, 4, 1, 131072, 2, NULL, 0, 0, 1},
+    {"BLOSC_SPLITMODE", "NEVER", OK(0x15, 4, 131072, 0, 1, 0), OK(0x15, 4, 131072, 0, 1, 0), 0, 0,
+     5, 4, 1, 131072, 2, NULL, 0, 0, 1},
     {"BLOSC_SPLITMODE", "ALWAYS", BASE, BASE, 0, 0, 5, 4, 1, 262144, 1, NULL, 0, 0, 1},
     {"BLOSC_SPLITMODE", "AUTO", BASE, BASE, 0, 0, 5, 4, 1, 262144, 3, NULL, 0, 0, 1},
     {"BLOSC_SPLITMODE", "FORWARD_COMPAT", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
@@ -211,8 +224,8 @@ static void test_blosc1_compat(void) {
     int rc = blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk);
     unsetenv("BLOSC_BLOSC1_COMPAT");
     REQUIRE(rc > 16, "compat '%s' -> %d", values[v], rc);
-    static const uint8_t want[12] = {0x05, 0x01, 0x01, 0x04, 0x80, 0x1a, 0x06, 0x00,
-                                     0x00, 0x00, 0x04, 0x00};
+    static const uint8_t want[12] = {0x05, 0x01, 0x01, 0x04, 0x80, 0x1a,
+                                     0x06, 0x00, 0x00, 0x00, 0x04, 0x00};
     CHECK_BYTES(g_chunk, want, 12, "compat '%s' header", values[v]);
     CHECK_EQ(ca_cbytes(g_chunk), rc, "compat '%s' cbytes", values[v]);
     CHECK_EQ(rc, plain - 16, "compat '%s' is 16 bytes shorter", values[v]);
@@ -226,7 +239,8 @@ static void test_blosc1_compat(void) {
   CHECK_EQ(rc, N + 16, "compat clevel 0");
   CHECK_EQ(g_chunk[2], 0x02, "compat clevel 0 flags");
   rc = blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, 20, g_chunk, sizeof g_chunk);
-  static const uint8_t small[16] = {0x05, 0x01, 0x02, 0x04, 0x14, 0, 0, 0, 0x14, 0, 0, 0, 0x24, 0, 0, 0};
+  static const uint8_t small[16] = {0x05, 0x01, 0x02, 0x04, 0x14, 0, 0, 0,
+                                    0x14, 0,    0,    0,    0x24, 0, 0, 0};
   CHECK_EQ(rc, 36, "compat 20 bytes");
   CHECK_BYTES(g_chunk, small, 16, "compat 20 bytes header");
   CHECK_BYTES(g_chunk + 16, g_src, 20, "compat 20 bytes data");
@@ -266,7 +280,8 @@ static void test_misc(void) {
   /* The environment overrides the arguments of blosc2_compress. */
   setenv("BLOSC_SHUFFLE", "SHUFFLE", 1);
   cb = blosc2_compress(5, BLOSC_NOSHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk);
-  CHECK(cb > 0 && g_chunk[21] == BLOSC_SHUFFLE, "SHUFFLE over doshuffle 0: slot 5 = %d", g_chunk[21]);
+  CHECK(cb > 0 && g_chunk[21] == BLOSC_SHUFFLE, "SHUFFLE over doshuffle 0: slot 5 = %d",
+        g_chunk[21]);
   cb = blosc2_compress(5, BLOSC_NOSHUFFLE, 1, g_src, N, g_chunk, sizeof g_chunk);
   CHECK(cb > 0 && g_chunk[21] == 0, "SHUFFLE with typesize 1: slot 5 = %d", g_chunk[21]);
   unsetenv("BLOSC_SHUFFLE");

@@ -58,8 +58,18 @@ static void record(const rec_t *r) {
 
 /* Prefilter: output = input + 1. */
 static int prefilter(blosc2_prefilter_params *p) {
-  rec_t r = {p->nblock, p->output_size, p->output_typesize, p->output_offset, p->tid, p->nchunk,
-             p->input, p->output, p->ttmp, p->ttmp_nbytes, p->ctx, p->user_data,
+  rec_t r = {p->nblock,
+             p->output_size,
+             p->output_typesize,
+             p->output_offset,
+             p->tid,
+             p->nchunk,
+             p->input,
+             p->output,
+             p->ttmp,
+             p->ttmp_nbytes,
+             p->ctx,
+             p->user_data,
              p->output_is_disposable};
   record(&r);
   for (int32_t i = 0; i < p->output_size; i++) p->output[i] = (uint8_t)(p->input[i] + 1);
@@ -69,8 +79,8 @@ static int prefilter(blosc2_prefilter_params *p) {
 
 /* Postfilter: output = input * 2. */
 static int postfilter(blosc2_postfilter_params *p) {
-  rec_t r = {p->nblock, p->size, p->typesize, p->offset, p->tid, p->nchunk, p->input, p->output,
-             p->ttmp, p->ttmp_nbytes, p->ctx, p->user_data, 0};
+  rec_t r = {p->nblock, p->size, p->typesize,    p->offset, p->tid,       p->nchunk, p->input,
+             p->output, p->ttmp, p->ttmp_nbytes, p->ctx,    p->user_data, 0};
   record(&r);
   for (int32_t i = 0; i < p->size; i++) p->output[i] = (uint8_t)(p->input[i] * 2);
   return g_post_rc;
@@ -138,8 +148,8 @@ static void run_case(const char *what, int32_t n, int ts, int clevel, int blocks
     rec_t *r = &g_rec[i];
     int last = i == nblocks - 1 && leftover;
     CHECK_EQ(r->nblock, i, "%s prefilter block order", what);
-    CHECK(pre_size_ok(r->size, last ? leftover : bs, sts, last), "%s pre block %d size %d", what,
-          i, r->size);
+    CHECK(pre_size_ok(r->size, last ? leftover : bs, sts, last), "%s pre block %d size %d", what, i,
+          r->size);
     if (last) covered = r->offset + r->size;
     CHECK_EQ(r->typesize, sts, "%s pre block %d typesize", what, i);
     CHECK_EQ(r->offset, i * bs, "%s pre block %d offset", what, i);
@@ -150,7 +160,8 @@ static void run_case(const char *what, int32_t n, int ts, int clevel, int blocks
     CHECK(r->input == src + r->offset, "%s pre block %d input at src%+ld", what, i,
           (long)(r->input - src));
     if (memcpyed)
-      CHECK(r->output == chunk + 32 + r->offset, "%s pre block %d output not in the chunk", what, i);
+      CHECK(r->output == chunk + 32 + r->offset, "%s pre block %d output not in the chunk", what,
+            i);
     else
       CHECK(r->output == r->ttmp, "%s pre block %d output at ttmp%+ld", what, i,
             (long)(r->output - r->ttmp));
@@ -161,7 +172,8 @@ static void run_case(const char *what, int32_t n, int ts, int clevel, int blocks
       if (g_rec[j].tid == r->tid)
         CHECK(g_rec[j].ttmp == r->ttmp, "%s pre: tid %d with two ttmp", what, r->tid);
       else
-        CHECK(g_rec[j].ttmp != r->ttmp, "%s pre: tids %d and %d share ttmp", what, r->tid, g_rec[j].tid);
+        CHECK(g_rec[j].ttmp != r->ttmp, "%s pre: tids %d and %d share ttmp", what, r->tid,
+              g_rec[j].tid);
     }
   }
 
@@ -171,7 +183,8 @@ static void run_case(const char *what, int32_t n, int ts, int clevel, int blocks
   CHECK_EQ(blosc2_decompress_ctx(d, chunk, cb, out, n), n, "%s decompress", what);
   for (int32_t i = 0; i < covered; i++) {
     if (out[i] != (uint8_t)((src[i] + 1) * 2)) {
-      CHECK(0, "%s decoded byte %d is %02x, want %02x", what, i, out[i], (uint8_t)((src[i] + 1) * 2));
+      CHECK(0, "%s decoded byte %d is %02x, want %02x", what, i, out[i],
+            (uint8_t)((src[i] + 1) * 2));
       break;
     }
   }
@@ -191,7 +204,8 @@ static void run_case(const char *what, int32_t n, int ts, int clevel, int blocks
     CHECK_EQ(r->ttmp_nbytes, ebsize4, "%s post block %d ttmp_nbytes", what, i);
     if (dth == 1) {
       const uint8_t *want = memcpyed ? r->ttmp : r->ttmp + r->ttmp_nbytes / 4;
-      CHECK(r->input == want, "%s post block %d input at ttmp%+ld", what, i, (long)(r->input - r->ttmp));
+      CHECK(r->input == want, "%s post block %d input at ttmp%+ld", what, i,
+            (long)(r->input - r->ttmp));
     } else {
       CHECK(r->input >= r->ttmp && r->input + r->size <= r->ttmp + r->ttmp_nbytes,
             "%s post block %d input outside ttmp", what, i);
@@ -287,7 +301,8 @@ static void test_return_codes_and_flags(void) {
   CHECK_EQ(cb, 32, "disposable chunk size");
   CHECK_EQ(chunk[31], 0x10, "disposable chunk is a zero special chunk");
   CHECK_EQ(g_nrec, 4, "disposable prefilter calls");
-  for (int i = 0; i < g_nrec && i < 4; i++) CHECK_EQ(g_rec[i].disposable, 1, "disposable flag %d", i);
+  for (int i = 0; i < g_nrec && i < 4; i++)
+    CHECK_EQ(g_rec[i].disposable, 1, "disposable flag %d", i);
   memset(out, 0xee, sizeof out);
   CHECK_EQ(blosc2_decompress(chunk, cb, out, n), n, "disposable chunk decompress");
   CHECK_FILLED(out, 0, n, "disposable chunk decodes to zeros");

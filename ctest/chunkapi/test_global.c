@@ -23,12 +23,12 @@
 static uint8_t g_src[N], g_chunk[N + 1000], g_out[N];
 
 /* Calls a function after blosc2_destroy and reports whether it initialised the library. */
-#define INITS(call, want_init, what)                                                      \
-  do {                                                                                    \
-    blosc2_destroy();                                                                     \
-    CHECK_EQ(blosc2_free_resources(), -1, "%s: not initialised before", what);            \
-    call;                                                                                 \
-    CHECK_EQ(blosc2_free_resources(), (want_init) ? 0 : -1, "%s initialises", what);      \
+#define INITS(call, want_init, what)                                                 \
+  do {                                                                               \
+    blosc2_destroy();                                                                \
+    CHECK_EQ(blosc2_free_resources(), -1, "%s: not initialised before", what);       \
+    call;                                                                            \
+    CHECK_EQ(blosc2_free_resources(), (want_init) ? 0 : -1, "%s initialises", what); \
   } while (0)
 
 static void test_before_init(void) {
@@ -86,8 +86,10 @@ static void test_before_init(void) {
 static void test_auto_init(void) {
   int cb = blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk);
   REQUIRE(cb > 32, "global compress");
-  INITS(blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk), 1, "blosc2_compress");
-  INITS(blosc1_compress(5, BLOSC_SHUFFLE, 4, N, g_src, g_chunk, sizeof g_chunk), 1, "blosc1_compress");
+  INITS(blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk), 1,
+        "blosc2_compress");
+  INITS(blosc1_compress(5, BLOSC_SHUFFLE, 4, N, g_src, g_chunk, sizeof g_chunk), 1,
+        "blosc1_compress");
   INITS(blosc2_decompress(g_chunk, cb, g_out, N), 1, "blosc2_decompress");
   INITS(blosc1_decompress(g_chunk, g_out, N), 1, "blosc1_decompress");
   INITS(blosc2_getitem(g_chunk, cb, 5, 5, g_out, N), 0, "blosc2_getitem");
@@ -123,7 +125,8 @@ static void test_idempotence_and_persistence(void) {
   blosc2_init();
   CHECK_EQ(blosc2_get_nthreads(), 3, "nthreads survives destroy + init");
   const char *comp = blosc1_get_compressor();
-  CHECK(comp && strcmp(comp, "lz4") == 0, "compressor survives destroy + init: %s", comp ? comp : "(null)");
+  CHECK(comp && strcmp(comp, "lz4") == 0, "compressor survives destroy + init: %s",
+        comp ? comp : "(null)");
   int cb = blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk);
   CHECK(cb > 32 && g_chunk[22] == BLOSC_LZ4, "global compress after destroy + init");
   CHECK_EQ(blosc2_decompress_ctx(d, g_chunk, cb, g_out, N), N, "dctx from before destroy");
@@ -142,7 +145,8 @@ static void test_idempotence_and_persistence(void) {
   CHECK_EQ(blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk), -7,
            "compress with the bogus compressor");
   CHECK_EQ(blosc1_set_compressor("blosclz"), BLOSC_BLOSCLZ, "set_compressor blosclz");
-  CHECK(blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk) > 0, "compress again");
+  CHECK(blosc2_compress(5, BLOSC_SHUFFLE, 4, g_src, N, g_chunk, sizeof g_chunk) > 0,
+        "compress again");
 }
 
 static void test_getitem_bytes(void) {
@@ -155,17 +159,21 @@ static void test_getitem_bytes(void) {
   static const struct {
     int32_t start, nbytes;
     int rc;
-  } cases[] = {{0, 8, 8},     {4, 8, 8},      {2, 8, -12},   {-4, 8, -12},  {9996, 4, 4},
+  } cases[] = {{0, 8, 8},     {4, 8, 8},       {2, 8, -12},  {-4, 8, -12},    {9996, 4, 4},
                {10000, 0, 0}, {10004, 4, -12}, {0, -4, -12}, {0, 10001, -12}, {0, 6, -12},
-               {0, N, N},     {20000, 0, 0},  {4, N, -12}};
+               {0, N, N},     {20000, 0, 0},   {4, N, -12}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     memset(g_out, 0xee, N);
     int rc = blosc2_getitem_bytes_ctx(d, g_chunk, cb, cases[i].start, cases[i].nbytes, g_out, N);
     CHECK_EQ(rc, cases[i].rc, "getitem_bytes(%d, %d)", cases[i].start, cases[i].nbytes);
-    if (rc > 0) CHECK_BYTES(g_out, g_src + cases[i].start, rc, "getitem_bytes(%d, %d) data", cases[i].start, cases[i].nbytes);
+    if (rc > 0)
+      CHECK_BYTES(g_out, g_src + cases[i].start, rc, "getitem_bytes(%d, %d) data", cases[i].start,
+                  cases[i].nbytes);
   }
-  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 0, 8, g_out, 4), -6, "getitem_bytes destsize 4");
-  CHECK_EQ(blosc2_getitem_bytes_ctx(c, g_chunk, cb, 0, 8, g_out, 100), 8, "getitem_bytes with a cctx");
+  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 0, 8, g_out, 4), -6,
+           "getitem_bytes destsize 4");
+  CHECK_EQ(blosc2_getitem_bytes_ctx(c, g_chunk, cb, 0, 8, g_out, 100), 8,
+           "getitem_bytes with a cctx");
   /* DELTA chunks: the reference decodes items outside block 0 without the reference block
    * (right size, wrong data); ours must return the data. */
   blosc2_cparams dc = cp;
@@ -179,7 +187,8 @@ static void test_getitem_bytes(void) {
     int rc = blosc2_getitem_ctx(d, g_chunk, dcb, dstarts[i], 10, g_out, N);
     CHECK_EQ(rc, 40, "delta getitem(%d, 10)", dstarts[i]);
 #ifdef BLOSC2_VARIANT_REFERENCE
-    if (dstarts[i] + 10 <= 500) CHECK_BYTES(g_out, g_src + 4 * dstarts[i], 40, "delta getitem(%d)", dstarts[i]);
+    if (dstarts[i] + 10 <= 500)
+      CHECK_BYTES(g_out, g_src + 4 * dstarts[i], 40, "delta getitem(%d)", dstarts[i]);
 #else
     CHECK_BYTES(g_out, g_src + 4 * dstarts[i], 40, "delta getitem(%d)", dstarts[i]);
 #endif
@@ -189,7 +198,8 @@ static void test_getitem_bytes(void) {
   blosc2_free_ctx(c);
   c = blosc2_create_cctx(cp);
   cb = blosc2_compress_ctx(c, g_src, 9000, g_chunk, sizeof g_chunk);
-  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 3, 5, g_out, 100), 5, "ts 300 getitem_bytes(3, 5)");
+  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 3, 5, g_out, 100), 5,
+           "ts 300 getitem_bytes(3, 5)");
   CHECK_BYTES(g_out, g_src + 3, 5, "ts 300 getitem_bytes data");
   /* Memcpy'ed and special chunks. */
   cp.typesize = 4;
@@ -197,11 +207,13 @@ static void test_getitem_bytes(void) {
   blosc2_free_ctx(c);
   c = blosc2_create_cctx(cp);
   cb = blosc2_compress_ctx(c, g_src, N, g_chunk, sizeof g_chunk);
-  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 400, 40, g_out, 100), 40, "memcpy getitem_bytes");
+  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 400, 40, g_out, 100), 40,
+           "memcpy getitem_bytes");
   CHECK_BYTES(g_out, g_src + 400, 40, "memcpy getitem_bytes data");
   cb = blosc2_chunk_zeros(cp, N, g_chunk, 64);
   memset(g_out, 1, 40);
-  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 400, 40, g_out, 100), 40, "zeros getitem_bytes");
+  CHECK_EQ(blosc2_getitem_bytes_ctx(d, g_chunk, cb, 400, 40, g_out, 100), 40,
+           "zeros getitem_bytes");
   CHECK_FILLED(g_out, 0, 40, "zeros getitem_bytes data");
   blosc2_free_ctx(c);
   blosc2_free_ctx(d);

@@ -124,12 +124,15 @@ static void instr_case(const char *what, int32_t n, int ts, int codec, int split
       CHECK(fabs(rec.cratio - want) <= 1e-5 * want, "%s stream %d cratio %g, want %g", what, i,
             rec.cratio, want);
       CHECK(rec.cspeed > 0 && isfinite(rec.cspeed), "%s stream %d cspeed %g", what, i, rec.cspeed);
-      CHECK(rec.filter_speed > 0 && isfinite(rec.filter_speed), "%s stream %d filter_speed", what, i);
+      CHECK(rec.filter_speed > 0 && isfinite(rec.filter_speed), "%s stream %d filter_speed", what,
+            i);
       if (i % per_block == 0) block_fspeed = rec.filter_speed;
-      CHECK(rec.filter_speed == block_fspeed, "%s stream %d filter_speed differs in a block", what, i);
+      CHECK(rec.filter_speed == block_fspeed, "%s stream %d filter_speed differs in a block", what,
+            i);
       int run = lens[i] <= 5;
       CHECK_EQ(rec.flags[0], run, "%s stream %d flags[0]", what, i);
-      CHECK(rec.flags[1] == 0 && rec.flags[2] == 0 && rec.flags[3] == 0, "%s stream %d flags", what, i);
+      CHECK(rec.flags[1] == 0 && rec.flags[2] == 0 && rec.flags[3] == 0, "%s stream %d flags", what,
+            i);
     }
     CHECK_EQ(blosc2_getitem_ctx(d, chunk, cb, 0, 1, out, 100), plain[3], "%s getitem", what);
     CHECK_EQ(blosc2_decompress(chunk, cb, out, n * 4 + 100000), nb, "%s global decompress", what);
@@ -147,21 +150,21 @@ int main(void) {
              TC_FLOATS, 1, BLOSC_SHUFFLE);
   instr_case("zstd 4 blocks", 1000000, 4, BLOSC_ZSTD, BLOSC_FORWARD_COMPAT_SPLIT, 0, 5, TC_FLOATS,
              1, BLOSC_SHUFFLE);
-  instr_case("lz4 leftover", 10003, 4, BLOSC_LZ4, BLOSC_FORWARD_COMPAT_SPLIT, 1000, 5, TC_FLOATS,
-             1, BLOSC_SHUFFLE);
+  instr_case("lz4 leftover", 10003, 4, BLOSC_LZ4, BLOSC_FORWARD_COMPAT_SPLIT, 1000, 5, TC_FLOATS, 1,
+             BLOSC_SHUFFLE);
   instr_case("never split", 100000, 4, BLOSC_BLOSCLZ, BLOSC_NEVER_SPLIT, 0, 5, TC_RANDOM, 1,
              BLOSC_SHUFFLE);
   instr_case("zeros", 100000, 4, BLOSC_BLOSCLZ, BLOSC_FORWARD_COMPAT_SPLIT, 0, 5, TC_ZEROS, 1,
              BLOSC_SHUFFLE);
   instr_case("constant", 100000, 4, BLOSC_LZ4, BLOSC_FORWARD_COMPAT_SPLIT, 0, 5, TC_CONST, 1,
              BLOSC_SHUFFLE);
-  instr_case("random bitshuffle", 100000, 4, BLOSC_BLOSCLZ, BLOSC_ALWAYS_SPLIT, 10000, 5,
-             TC_RANDOM, 1, BLOSC_BITSHUFFLE);
+  instr_case("random bitshuffle", 100000, 4, BLOSC_BLOSCLZ, BLOSC_ALWAYS_SPLIT, 10000, 5, TC_RANDOM,
+             1, BLOSC_BITSHUFFLE);
   instr_case("4 threads", 1 << 20, 8, BLOSC_LZ4, BLOSC_ALWAYS_SPLIT, 65536, 5, TC_LOWENT, 4,
              BLOSC_SHUFFLE);
   instr_case("no filter", 50000, 2, BLOSC_ZLIB, BLOSC_FORWARD_COMPAT_SPLIT, 0, 5, TC_TEXT, 1, 0);
-  instr_case("clevel 0", 100000, 4, BLOSC_BLOSCLZ, BLOSC_FORWARD_COMPAT_SPLIT, 0, 0, TC_FLOATS,
-             1, BLOSC_SHUFFLE);
+  instr_case("clevel 0", 100000, 4, BLOSC_BLOSCLZ, BLOSC_FORWARD_COMPAT_SPLIT, 0, 0, TC_FLOATS, 1,
+             BLOSC_SHUFFLE);
   instr_case("20 bytes", 20, 4, BLOSC_BLOSCLZ, BLOSC_FORWARD_COMPAT_SPLIT, 0, 5, TC_FLOATS, 1,
              BLOSC_SHUFFLE);
   blosc2_destroy();

@@ -193,9 +193,9 @@ static void check_codec_calls(const char *what, int cb, int split) {
               c->cp.typesize == 4 && c->cp.nthreads == 1 && c->cp.blocksize == 4000 &&
               c->cp.splitmode == (split ? BLOSC_ALWAYS_SPLIT : BLOSC_FORWARD_COMPAT_SPLIT) &&
               c->cp.filters[5] == BLOSC_SHUFFLE && c->cp.use_dict == 0,
-          "%s enc %d cparams: compcode %d meta %d clevel %d ts %d nthreads %d bs %d split %d",
-          what, i, c->cp.compcode, c->cp.compcode_meta, c->cp.clevel, c->cp.typesize,
-          c->cp.nthreads, c->cp.blocksize, c->cp.splitmode);
+          "%s enc %d cparams: compcode %d meta %d clevel %d ts %d nthreads %d bs %d split %d", what,
+          i, c->cp.compcode, c->cp.compcode_meta, c->cp.clevel, c->cp.typesize, c->cp.nthreads,
+          c->cp.blocksize, c->cp.splitmode);
     CHECK(c->chunk == g_src, "%s enc %d chunk is not the source", what, i);
   }
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
@@ -207,10 +207,12 @@ static void check_codec_calls(const char *what, int cb, int split) {
   CHECK_EQ(g_ndec, want, "%s decoder calls", what);
   for (int i = 0; i < g_ndec && i < want; i++) {
     call_t *c = &g_dec[i];
-    CHECK_EQ(c->outlen, split ? (i < 8 ? 1000 : 2000) : (i < 2 ? 4000 : 2000), "%s dec %d outlen", what, i);
+    CHECK_EQ(c->outlen, split ? (i < 8 ? 1000 : 2000) : (i < 2 ? 4000 : 2000), "%s dec %d outlen",
+             what, i);
     CHECK(c->inlen > 0 && c->inlen < c->outlen, "%s dec %d inlen %d", what, i, c->inlen);
     CHECK_EQ(c->meta, 0x5a, "%s dec %d meta", what, i);
-    CHECK(c->have_params && c->dp.nthreads == 1 && c->dp.typesize == 4, "%s dec %d dparams", what, i);
+    CHECK(c->have_params && c->dp.nthreads == 1 && c->dp.typesize == 4, "%s dec %d dparams", what,
+          i);
     CHECK(c->chunk == g_chunk, "%s dec %d chunk", what, i);
   }
   g_ndec = 0;
@@ -234,9 +236,9 @@ static void test_user_codec(void) {
   g_nenc = 0;
   int cb = blosc2_compress_ctx(c, g_src, N, g_chunk, sizeof g_chunk);
   REQUIRE(cb > 32 && cb < N, "user codec compress -> %d", cb);
-  static const uint8_t want[32] = {0x05, 0x03, 0xd5, 0x04, 0x10, 0x27, 0, 0, 0xa0, 0x0f, 0, 0,
-                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 200, 0x5a, 0, 0, 0, 0, 0,
-                                   0, 0, 0};
+  static const uint8_t want[32] = {0x05, 0x03, 0xd5, 0x04, 0x10, 0x27, 0, 0, 0xa0, 0x0f, 0,
+                                   0,    0,    0,    0,    0,    0,    0, 0, 0,    0,    0x01,
+                                   200,  0x5a, 0,    0,    0,    0,    0, 0, 0,    0};
   uint8_t w[32];
   memcpy(w, want, 32);
   tc_wr32(w + 12, cb);
@@ -349,7 +351,8 @@ static void test_filters(void) {
   g_nfwd = 0;
   int cb = blosc2_compress_ctx(c, g_src, N, g_chunk, sizeof g_chunk);
   REQUIRE(cb > 32, "user filter compress -> %d", cb);
-  CHECK(g_chunk[2] == 0x05 && g_chunk[18] == 200 && g_chunk[21] == BLOSC_SHUFFLE && g_chunk[26] == 0x33,
+  CHECK(g_chunk[2] == 0x05 && g_chunk[18] == 200 && g_chunk[21] == BLOSC_SHUFFLE &&
+            g_chunk[26] == 0x33,
         "user filter header %02x %d %d %02x", g_chunk[2], g_chunk[18], g_chunk[21], g_chunk[26]);
   CHECK_EQ(g_nfwd, 3, "forward calls");
   CHECK_EQ(g_fwd_id, 200, "forward id");
@@ -390,7 +393,8 @@ static void test_filters(void) {
     q.filters[0] = (uint8_t)id;
     c = blosc2_create_cctx(q);
     int rejected = (id >= 5 && id <= 31) || (id >= 37 && id <= 159);
-    CHECK(rejected ? c == NULL : c != NULL, "create_cctx with filter %d: %s", id, c ? "ctx" : "NULL");
+    CHECK(rejected ? c == NULL : c != NULL, "create_cctx with filter %d: %s", id,
+          c ? "ctx" : "NULL");
     if (!c) continue;
     int rc = blosc2_compress_ctx(c, g_src, N, g_chunk, sizeof g_chunk);
     int registered = id == 200 || id == 201 || id == 160 || id == 255;
@@ -463,7 +467,8 @@ static void test_plugin_filters(void) {
       REQUIRE(cb > 32, "bytedelta ts %d meta %d -> %d", ts, meta, cb);
       CHECK(g_chunk[20] == BLOSC_SHUFFLE && g_chunk[21] == 35 && g_chunk[29] == meta,
             "bytedelta header %d %d %d", g_chunk[20], g_chunk[21], g_chunk[29]);
-      CHECK_EQ(blosc2_decompress_ctx(d, g_chunk, cb, g_out, N), N, "bytedelta ts %d meta %d", ts, meta);
+      CHECK_EQ(blosc2_decompress_ctx(d, g_chunk, cb, g_out, N), N, "bytedelta ts %d meta %d", ts,
+               meta);
       CHECK_BYTES(g_out, g_src, N, "bytedelta ts %d meta %d data", ts, meta);
     }
   }
@@ -487,7 +492,8 @@ static void test_plugin_filters(void) {
       int cb = blosc2_compress_ctx(c, g_src, N, g_chunk, sizeof g_chunk);
       blosc2_free_ctx(c);
       REQUIRE(cb > 0, "int_trunc ts %d meta %d -> %d", ts, meta, cb);
-      CHECK_EQ(blosc2_decompress_ctx(d, g_chunk, cb, g_out, N), N, "int_trunc ts %d meta %d", ts, meta);
+      CHECK_EQ(blosc2_decompress_ctx(d, g_chunk, cb, g_out, N), N, "int_trunc ts %d meta %d", ts,
+               meta);
       int_trunc_expect(g_src, want, N, ts, meta);
       CHECK_BYTES(g_out, want, N, "int_trunc ts %d meta %d data", ts, meta);
     }
@@ -502,8 +508,8 @@ static void test_plugin_filters(void) {
     cp.filters[5] = BLOSC_FILTER_INT_TRUNC;
     cp.filters_meta[5] = (uint8_t)(int8_t)bad[i].meta;
     blosc2_context *c = blosc2_create_cctx(cp);
-    CHECK_EQ(blosc2_compress_ctx(c, g_src, 9000, g_chunk, sizeof g_chunk), -18, "int_trunc ts %d meta %d",
-             bad[i].ts, bad[i].meta);
+    CHECK_EQ(blosc2_compress_ctx(c, g_src, 9000, g_chunk, sizeof g_chunk), -18,
+             "int_trunc ts %d meta %d", bad[i].ts, bad[i].meta);
     blosc2_free_ctx(c);
   }
   blosc2_free_ctx(d);

@@ -25,7 +25,7 @@ static void test_exact_bytes(void) {
   static const uint8_t kinds[3] = {0x10, 0x20, 0x40};
   for (int k = 0; k < 3; k++) {
     memset(g_chunk, 0xee, sizeof g_chunk);
-    int rc = k == 0 ? blosc2_chunk_zeros(cp, 8000, g_chunk, 64)
+    int rc = k == 0   ? blosc2_chunk_zeros(cp, 8000, g_chunk, 64)
              : k == 1 ? blosc2_chunk_nans(cp, 8000, g_chunk, 64)
                       : blosc2_chunk_uninit(cp, 8000, g_chunk, 64);
     CHECK_EQ(rc, 32, "kind %d", k);
@@ -92,9 +92,9 @@ static void test_header_fields(void) {
   z.filters[5] = BLOSC_BITSHUFFLE;
   z.filters_meta[0] = 9;
   rc = blosc2_chunk_zeros(z, 100000, g_chunk, 64);
-  static const uint8_t want4[32] = {0x05, 0x01, 0x05, 0x04, 0xa0, 0x86, 0x01, 0x00,
-                                    0xa0, 0x86, 0x01, 0x00, 0x20, 0, 0, 0, 0, 0, 0, 0,
-                                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10};
+  static const uint8_t want4[32] = {
+      0x05, 0x01, 0x05, 0x04, 0xa0, 0x86, 0x01, 0x00, 0xa0, 0x86, 0x01, 0x00, 0x20, 0, 0, 0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0x10};
   CHECK_EQ(rc, 32, "zeros ts 4");
   CHECK_BYTES(g_chunk, want4, 32, "zeros ts 4 bitshuffle always-split");
   /* The compcode is not checked. */
@@ -201,7 +201,8 @@ static void decode_all(const char *what, const uint8_t *chunk, int cbytes, int32
                            : blosc1_decompress(chunk, g_out, (size_t)nbytes);
     CHECK_EQ(rc, want_rc, "%s reader %d", what, reader);
     if (want_rc > 0 && expect) CHECK_BYTES(g_out, expect, nbytes, "%s reader %d", what, reader);
-    if (want_rc < 0 || !expect) CHECK_FILLED(g_out, 0xab, nbytes, "%s reader %d untouched", what, reader);
+    if (want_rc < 0 || !expect)
+      CHECK_FILLED(g_out, 0xab, nbytes, "%s reader %d untouched", what, reader);
     CHECK_FILLED(g_out + nbytes, 0xab, 16, "%s reader %d past nbytes", what, reader);
   }
   /* getitem of 5 items starting at item 3 (stored typesize units). */
@@ -338,7 +339,7 @@ static void test_wide_repeatval_getitem(void) {
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
   blosc2_context *d = blosc2_create_dctx(dp);
   static const int ranges[][2] = {{0, 300}, {300, 600}, {29700, 300}, {0, 30000}, {3, 5},
-                                  {0, 256}, {100, 64}, {29999, 1}, {3, 300}};
+                                  {0, 256}, {100, 64},  {29999, 1},   {3, 300}};
   for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
     int start = ranges[i][0], n = ranges[i][1];
     memset(g_out, 0xab, 30000);
@@ -372,8 +373,8 @@ static void test_zero_detection(void) {
   blosc2_context *c = blosc2_create_cctx(cp);
   int rc = blosc2_compress_ctx(c, zeros, 100000, g_chunk, sizeof g_chunk);
   static const uint8_t want[32] = {0x05, 0x01, 0x05, 0x04, 0xa0, 0x86, 0x01, 0x00, 0xa0, 0x86, 0x01,
-                                   0x00, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0,
-                                   0, 0, 0x10};
+                                   0x00, 0x20, 0,    0,    0,    0,    0,    0,    0,    0,    0x01,
+                                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0x10};
   CHECK_EQ(rc, 32, "zeros detected");
   CHECK_BYTES(g_chunk, want, 32, "zero-detected chunk");
   /* A repeated non-zero byte stays a regular chunk with run streams (56 bytes). */

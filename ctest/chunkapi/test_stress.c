@@ -28,18 +28,18 @@ static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static long g_failures_mt, g_ops[NWORKERS + NGLOBAL];
 
 /* Failures are counted under a lock (tc_fail is not thread-safe). */
-#define MT_CHECK(cond, ...)                      \
-  do {                                           \
-    if (!(cond)) {                               \
-      pthread_mutex_lock(&g_mu);                 \
-      g_failures_mt++;                           \
-      if (g_failures_mt <= 20) {                 \
-        fprintf(stderr, "FAIL %d: ", __LINE__);  \
-        fprintf(stderr, __VA_ARGS__);            \
-        fputc('\n', stderr);                     \
-      }                                          \
-      pthread_mutex_unlock(&g_mu);               \
-    }                                            \
+#define MT_CHECK(cond, ...)                     \
+  do {                                          \
+    if (!(cond)) {                              \
+      pthread_mutex_lock(&g_mu);                \
+      g_failures_mt++;                          \
+      if (g_failures_mt <= 20) {                \
+        fprintf(stderr, "FAIL %d: ", __LINE__); \
+        fprintf(stderr, __VA_ARGS__);           \
+        fputc('\n', stderr);                    \
+      }                                         \
+      pthread_mutex_unlock(&g_mu);              \
+    }                                           \
   } while (0)
 
 /* Per-thread xorshift64* (the helpers of test_common.h use a global state). */
@@ -59,10 +59,18 @@ static int fill(uint64_t *s, uint8_t *buf, int32_t n, int ts) {
   uint64_t base = rnd(s);
   for (int32_t i = 0; i < n; i++) {
     switch (kind) {
-      case 0: buf[i] = (uint8_t)((uint64_t)(i / ts) * 3 + (i % ts == 0 ? base : 0u)); break;
-      case 1: buf[i] = (uint8_t)(rnd(s) & 0x03); break;
-      case 2: buf[i] = (uint8_t)rnd(s); break;
-      default: buf[i] = (uint8_t)(i % ts == 0 ? (uint64_t)(i / 1000) : base); break;
+      case 0:
+        buf[i] = (uint8_t)((uint64_t)(i / ts) * 3 + (i % ts == 0 ? base : 0u));
+        break;
+      case 1:
+        buf[i] = (uint8_t)(rnd(s) & 0x03);
+        break;
+      case 2:
+        buf[i] = (uint8_t)rnd(s);
+        break;
+      default:
+        buf[i] = (uint8_t)(i % ts == 0 ? (uint64_t)(i / 1000) : base);
+        break;
     }
   }
   return kind;
@@ -117,7 +125,8 @@ static void worker_chunk(uint64_t *s, uint8_t *src, uint8_t *chunk, uint8_t *out
     n = n < 8 ? 8 : n & ~7;
   }
   int kind = fill(s, src, n, ts);
-  cp.use_dict = (cp.compcode == BLOSC_ZSTD || cp.compcode == BLOSC_LZ4) && kind != 2 && below(s, 6) == 0;
+  cp.use_dict =
+      (cp.compcode == BLOSC_ZSTD || cp.compcode == BLOSC_LZ4) && kind != 2 && below(s, 6) == 0;
   blosc2_context *c = blosc2_create_cctx(cp);
   int cb = blosc2_compress_ctx(c, src, n, chunk, n + BLOSC2_MAX_OVERHEAD);
   blosc2_free_ctx(c);
@@ -128,12 +137,13 @@ static void worker_chunk(uint64_t *s, uint8_t *src, uint8_t *chunk, uint8_t *out
   blosc2_context *d = blosc2_create_dctx(dp);
   int rc = blosc2_decompress_ctx(d, chunk, cb, out, n);
   MT_CHECK(rc == n && memcmp(out, src, (size_t)n) == 0,
-           "worker %d: round trip n=%d ts=%d codec %d clevel %d filters %d/%d dict %d -> %d", id,
-           n, ts, cp.compcode, cp.clevel, cp.filters[4], cp.filters[5], cp.use_dict, rc);
+           "worker %d: round trip n=%d ts=%d codec %d clevel %d filters %d/%d dict %d -> %d", id, n,
+           ts, cp.compcode, cp.clevel, cp.filters[4], cp.filters[5], cp.use_dict, rc);
   /* getitem: dictionary chunks need the preceding decompress (reference behaviour). */
   int32_t sts = chunk[3], nitems = n / sts;
   if (nitems > 1) {
-    int start = (int)below(s, (uint32_t)nitems), cnt = (int)below(s, (uint32_t)(nitems - start)) + 1;
+    int start = (int)below(s, (uint32_t)nitems),
+        cnt = (int)below(s, (uint32_t)(nitems - start)) + 1;
     rc = blosc2_getitem_ctx(d, chunk, cb, start, cnt, out, n);
     /* The reference returns wrong data from DELTA chunks outside block 0 (test_global). */
     int check_data = 1;
@@ -174,7 +184,8 @@ static void worker_vl(uint64_t *s, uint8_t *src, uint8_t *chunk, int id) {
   uint8_t *p = NULL;
   int32_t psz = 0;
   int rc = blosc2_vldecompress_block_ctx(d, chunk, cb, b, &p, &psz);
-  MT_CHECK(rc == sz[b] && p && memcmp(p, srcs[b], (size_t)sz[b]) == 0, "worker %d: vl block %d", id, b);
+  MT_CHECK(rc == sz[b] && p && memcmp(p, srcs[b], (size_t)sz[b]) == 0, "worker %d: vl block %d", id,
+           b);
   free(p);
   blosc2_free_ctx(d);
 }
@@ -220,7 +231,8 @@ static void *global_worker(void *arg) {
   worker_t *w = arg;
   uint64_t s = w->seed;
   int32_t cap = g_maxsize < 262144 ? g_maxsize : 262144;
-  uint8_t *src = tc_malloc((size_t)cap), *chunk = tc_malloc((size_t)cap + 64), *out = tc_malloc((size_t)cap);
+  uint8_t *src = tc_malloc((size_t)cap), *chunk = tc_malloc((size_t)cap + 64),
+          *out = tc_malloc((size_t)cap);
   while (g_ops[w->id] < g_minops || ca_now() < g_deadline) {
     int32_t n = 4 * (1 + (int32_t)below(&s, (uint32_t)cap / 4));
     fill(&s, src, n, 4);
@@ -229,8 +241,10 @@ static void *global_worker(void *arg) {
                     : blosc2_compress(5, BLOSC_SHUFFLE, 4, src, n, chunk, n + 32);
     MT_CHECK(cb > 0, "global %d: compress %d -> %d", w->id, n, cb);
     if (cb > 0) {
-      int rc = blosc1 ? blosc1_decompress(chunk, out, (size_t)n) : blosc2_decompress(chunk, cb, out, n);
-      MT_CHECK(rc == n && memcmp(out, src, (size_t)n) == 0, "global %d: round trip %d -> %d", w->id, n, rc);
+      int rc =
+          blosc1 ? blosc1_decompress(chunk, out, (size_t)n) : blosc2_decompress(chunk, cb, out, n);
+      MT_CHECK(rc == n && memcmp(out, src, (size_t)n) == 0, "global %d: round trip %d -> %d", w->id,
+               n, rc);
       int start = (int)below(&s, (uint32_t)n / 4);
       rc = blosc2_getitem(chunk, cb, start, 1, out, 4);
       MT_CHECK(rc == 4 && memcmp(out, src + 4 * start, 4) == 0, "global %d: getitem", w->id);

@@ -104,7 +104,8 @@ static void test_contexts(uint8_t *src, uint8_t *chunk, uint8_t *out, int32_t n)
     CHECK_EQ(g_calls, 0, "nthreads %d single-block calls", nth);
     cb = blosc2_compress_ctx(c, src, n, chunk, n + 64);
     g_calls = 0;
-    CHECK_EQ(blosc2_getitem_ctx(d, chunk, cb, 1000, 100000, out, n), 400000, "nthreads %d getitem", nth);
+    CHECK_EQ(blosc2_getitem_ctx(d, chunk, cb, 1000, 100000, out, n), 400000, "nthreads %d getitem",
+             nth);
     CHECK_BYTES(out, src + 4000, 400000, "nthreads %d getitem data", nth);
     CHECK_EQ(g_calls, 0, "nthreads %d getitem calls", nth);
     blosc2_free_ctx(c);
@@ -135,7 +136,8 @@ static void test_contexts(uint8_t *src, uint8_t *chunk, uint8_t *out, int32_t n)
   g_calls = 0;
   CHECK(blosc2_compress_ctx(c, src, n, chunk, n + 64) > 0, "prefilter compress");
   CHECK_EQ(g_calls, 1, "prefilter compress calls");
-  for (int i = 0; i < n / 65536; i++) CHECK(g_tids[i] >= 0 && g_tids[i] < 4, "block %d tid %d", i, g_tids[i]);
+  for (int i = 0; i < n / 65536; i++)
+    CHECK(g_tids[i] >= 0 && g_tids[i] < 4, "block %d tid %d", i, g_tids[i]);
   blosc2_free_ctx(c);
 }
 
@@ -204,7 +206,8 @@ int main(void) {
   blosc2_set_threads_callback(parallel_for, &g_cbdata);
   blosc2_init();
   int32_t n = 4 << 20;
-  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64), *out = tc_malloc((size_t)n);
+  uint8_t *src = tc_malloc((size_t)n), *chunk = tc_malloc((size_t)n + 64),
+          *out = tc_malloc((size_t)n);
   tc_fill(src, (size_t)n, TC_FLOATS, 4, 1);
   test_contexts(src, chunk, out, n);
   test_other_paths(src, chunk, out, n);

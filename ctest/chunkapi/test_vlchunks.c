@@ -67,7 +67,8 @@ static void check_example_chunk(const char *what, const uint8_t *chunk, int cb) 
   CHECK_EQ(blosc2_vldecompress_ctx(d, chunk, cb, dests, dsz, 3), 3, "%s vldecompress", what);
   for (int b = 0; b < 3; b++) {
     CHECK_EQ(dsz[b], g_sizes[b], "%s block %d size", what, b);
-    if (dests[b] && dsz[b] == g_sizes[b]) CHECK_BYTES(dests[b], g_srcs[b], dsz[b], "%s block %d", what, b);
+    if (dests[b] && dsz[b] == g_sizes[b])
+      CHECK_BYTES(dests[b], g_srcs[b], dsz[b], "%s block %d", what, b);
     free(dests[b]);
   }
   CHECK_EQ(blosc2_vldecompress_ctx(d, chunk, cb, dests, dsz, 2), -12, "%s maxblocks 2", what);
@@ -120,7 +121,8 @@ static void check_example_chunk(const char *what, const uint8_t *chunk, int cb) 
   CHECK_EQ(blosc2_vldecompress_ctx(d, chunk, cb - 1, dests, dsz, 3), -11, "%s truncated", what);
   uint8_t *p = NULL;
   int32_t s = 0;
-  CHECK_EQ(blosc2_vldecompress_block_ctx(d, chunk, cb - 1, 2, &p, &s), -11, "%s truncated block", what);
+  CHECK_EQ(blosc2_vldecompress_block_ctx(d, chunk, cb - 1, 2, &p, &s), -11, "%s truncated block",
+           what);
   free(p);
   nb = -1;
   CHECK_EQ(blosc2_vlchunk_get_nblocks(chunk, 15, &nb), -5, "%s nblocks srcsize 15", what);
@@ -158,7 +160,10 @@ static void test_headers(void) {
   static const struct {
     int codec;
     uint8_t flags;
-  } codecs[] = {{BLOSC_BLOSCLZ, 0x15}, {BLOSC_LZ4, 0x35}, {BLOSC_LZ4HC, 0x35}, {BLOSC_ZLIB, 0x75},
+  } codecs[] = {{BLOSC_BLOSCLZ, 0x15},
+                {BLOSC_LZ4, 0x35},
+                {BLOSC_LZ4HC, 0x35},
+                {BLOSC_ZLIB, 0x75},
                 {BLOSC_ZSTD, 0x95}};
   for (int k = 0; k < 5; k++) {
     blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -178,9 +183,9 @@ static void test_headers(void) {
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
   blosc2_context *c = blosc2_create_cctx(cp);
   int cb = blosc2_vlcompress_ctx(c, g_srcs + 1, g_sizes + 1, 1, g_chunk, sizeof g_chunk);
-  static const uint8_t single[41] = {0x06, 0x01, 0x15, 0x08, 0x01, 0, 0, 0, 0x01, 0, 0, 0, 0x29, 0,
-                                     0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0,
-                                     0x24, 0, 0, 0, 0x01, 0, 0, 0, 0x77};
+  static const uint8_t single[41] = {
+      0x06, 0x01, 0x15, 0x08, 0x01, 0, 0, 0, 0x01, 0,    0, 0,    0x29, 0, 0, 0,    0, 0, 0, 0,   0,
+      0x01, 0,    0,    0,    0,    0, 0, 0, 0,    0x01, 0, 0x24, 0,    0, 0, 0x01, 0, 0, 0, 0x77};
   CHECK_EQ(cb, 41, "single 1-byte block");
   CHECK_BYTES(g_chunk, single, 41, "single 1-byte block bytes");
   /* DELTA is recorded in flags (0x1d) and filters. */
@@ -188,7 +193,8 @@ static void test_headers(void) {
   cp.filters[4] = BLOSC_DELTA;
   c = blosc2_create_cctx(cp);
   cb = blosc2_vlcompress_ctx(c, g_srcs, g_sizes, 3, g_chunk, sizeof g_chunk);
-  CHECK(cb > 32 && g_chunk[2] == 0x1d && g_chunk[20] == BLOSC_DELTA, "delta header %02x", g_chunk[2]);
+  CHECK(cb > 32 && g_chunk[2] == 0x1d && g_chunk[20] == BLOSC_DELTA, "delta header %02x",
+        g_chunk[2]);
   blosc2_free_ctx(c);
 }
 
@@ -289,8 +295,9 @@ static void test_roundtrips(void) {
       pos += (size_t)sz[b];
     }
     char what[160];
-    snprintf(what, sizeof what, "trial %d nb=%d ts=%d codec=%d filt=%d nth=%d cl=%d split=%d dict=%d",
-             trial, nb, ts, codec, filt, nth, clevel, split, dict);
+    snprintf(what, sizeof what,
+             "trial %d nb=%d ts=%d codec=%d filt=%d nth=%d cl=%d split=%d dict=%d", trial, nb, ts,
+             codec, filt, nth, clevel, split, dict);
     blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
     cp.typesize = ts;
     cp.compcode = (uint8_t)codec;
