@@ -64,6 +64,7 @@ static void filter_case(const char *what, int32_t n, int ts, int clevel, int bs,
   pp.output_is_disposable = disposable;
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
   cp.typesize = ts;
+  cp.compcode = BLOSC_LZ4;
   cp.clevel = (uint8_t)clevel;
   cp.blocksize = bs;
   cp.prefilter = prefilter;
