@@ -174,6 +174,38 @@ typedef struct b2nd_array_t {
  */
 typedef struct b2nd_context_s b2nd_context_t;
 
+/**
+ * Parses a b2nd metalayer; `*dtype` receives a malloc'ed string. Returns the bytes consumed.
+ *
+ * # Safety
+ * `smeta` must be readable for `smeta_len` bytes; the shape outputs writable for 16 values;
+ * the other out-pointers writable.
+ */
+BLOSC_EXPORT
+int b2nd_deserialize_meta(const uint8_t *smeta,
+                          int32_t smeta_len,
+                          int8_t *ndim,
+                          int64_t *shape,
+                          int32_t *chunkshape,
+                          int32_t *blockshape,
+                          char **dtype,
+                          int8_t *dtype_format);
+
+/**
+ * Serialises a b2nd metalayer into a malloc'ed buffer stored in `*smeta`; returns its size.
+ *
+ * # Safety
+ * The shape arrays must hold `ndim` values, `dtype` be a C string and `smeta` writable.
+ */
+BLOSC_EXPORT
+int b2nd_serialize_meta(int8_t ndim,
+                        const int64_t *shape,
+                        const int32_t *chunkshape,
+                        const int32_t *blockshape,
+                        const char *dtype,
+                        int8_t dtype_format,
+                        uint8_t **smeta);
+
 /*
  * Parses a "b2nd" metalayer (as written by b2nd_serialize_meta()) into ndim, shape,
  * chunkshape and blockshape (each B2ND_MAX_DIM entries long) and, when both dtype and

@@ -1739,7 +1739,8 @@ int32_t blosc2_bitshuffle(int32_t typesize,
                           void *dest);
 
 /**
- * Reverses [`blosc2_bitshuffle`]; returns `blocksize`.
+ * Reverses [`blosc2_bitshuffle`]; returns `blocksize` (-1 for a negative size, as in the
+ * reference).
  *
  * # Safety
  * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
@@ -2521,7 +2522,7 @@ int32_t blosc2_unshuffle(int32_t typesize,
                          void *dest);
 
 /**
- * Stores the number of blocks of a VL-block chunk in `*nblocks`; 0 or a negative code.
+ * Stores the number of blocks of a VL-block chunk in `*nblocks`; 0 or a negative error.
  *
  * # Safety
  * `src` must be readable for `srcsize` bytes and `nblocks` writable.
@@ -2529,10 +2530,11 @@ int32_t blosc2_unshuffle(int32_t typesize,
 BLOSC_EXPORT int blosc2_vlchunk_get_nblocks(const void *src, int32_t srcsize, int32_t *nblocks);
 
 /**
- * Decompresses block `nblock` into a malloc'd `*dest`; returns its size.
+ * Decompresses block `nblock` of a VL-block chunk into a new malloc'ed buffer stored in
+ * `*dest` (size in `*destsize`); returns the block size.
  *
  * # Safety
- * `context` must be a live handle; `src` readable for `srcsize` bytes; `dest` and
+ * `context` must be a live context, `src` readable for `srcsize` bytes, `dest` and
  * `destsize` writable.
  */
 BLOSC_EXPORT
@@ -2544,11 +2546,11 @@ int blosc2_vldecompress_block_ctx(blosc2_context *context,
                                   int32_t *destsize);
 
 /**
- * Decompresses every block into malloc'd buffers (`dests[j]`, `destsizes[j]`); returns
- * the number of blocks.
+ * Decompresses every block of a VL-block chunk into new malloc'ed buffers stored in
+ * `dests[i]` (sizes in `destsizes[i]`); returns the number of blocks.
  *
  * # Safety
- * `context` must be a live handle; `src` readable for `srcsize` bytes; `dests` and
+ * `context` must be a live context, `src` readable for `srcsize` bytes, `dests` and
  * `destsizes` writable for `maxblocks` entries.
  */
 BLOSC_EXPORT

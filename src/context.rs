@@ -112,6 +112,21 @@ impl Context {
         Context::new(Mode::Decompress(dparams), dparams.nthreads)
     }
 
+    /// Makes this a compression context with new parameters, keeping its working memory
+    /// and thread pool (for callers that reuse one context, like the global API).
+    pub fn set_cparams(&mut self, cparams: CParams) {
+        self.mode = Mode::Compress(cparams);
+        self.nthreads = cparams.nthreads;
+        self.last_blocksize = None;
+    }
+
+    /// Makes this a decompression context with new parameters, keeping its working memory
+    /// and thread pool.
+    pub fn set_dparams(&mut self, dparams: DParams) {
+        self.mode = Mode::Decompress(dparams);
+        self.nthreads = dparams.nthreads;
+    }
+
     /// Whether this context was made for compression.
     pub fn is_compressor(&self) -> bool {
         matches!(self.mode, Mode::Compress(_))

@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::constants::{
     ALWAYS_SPLIT, AUTO_SPLIT, BITSHUFFLE, BLOSCLZ, DELTA, FORWARD_COMPAT_SPLIT, MAXTYPESIZE,
-    NEVER_SPLIT, SHUFFLE,
+    MAX_BUFFERSIZE, MAX_OVERHEAD, NEVER_SPLIT, SHUFFLE,
 };
 use crate::context::{CParams, Context, DParams};
 use crate::error::{Error, Result};
@@ -353,6 +353,9 @@ pub fn compress(
         .and_then(splitmode_from_name)
     {
         set_splitmode(mode);
+    }
+    if dst.len() < MAX_OVERHEAD || src.len() as i64 > MAX_BUFFERSIZE {
+        return Err(Error::MaxBufsizeExceeded);
     }
     let mut state = locked_init();
     let cparams = global_cparams(&state.settings, clevel, doshuffle, typesize)?;

@@ -5,6 +5,7 @@
 //! with `extern "C"` entry points, raw pointers and `repr(C)` mirrors of the public C
 //! structs; it makes `libblosc2.so` a drop-in replacement for the reference library.
 
+pub mod b2nd;
 pub mod capi;
 pub mod cbuffer;
 pub mod chunk;

@@ -23,6 +23,22 @@ pub fn is_plugin_codec_name(name: &str) -> bool {
     PLUGIN_CODECS.contains(&name)
 }
 
+/// Code of a plugin codec registered at init (`ndlz` is 32 ... `htj2k` is 40).
+pub fn plugin_codec_code(name: &str) -> Option<u8> {
+    PLUGIN_CODECS
+        .iter()
+        .position(|&n| n == name)
+        .map(|i| PLUGIN_CODECS_START + i as u8)
+}
+
+/// Name of a plugin codec registered at init.
+pub fn plugin_codec_name(code: i32) -> Option<&'static str> {
+    let i = usize::try_from(code.checked_sub(i32::from(PLUGIN_CODECS_START))?).ok()?;
+    PLUGIN_CODECS.get(i).copied()
+}
+
+const PLUGIN_CODECS_START: u8 = 32;
+
 const PLUGIN_CODECS: [&str; 9] = [
     "ndlz",
     "zfp_acc",

@@ -50,16 +50,8 @@ check() {
 
 # --- tools ---------------------------------------------------------------------------
 echo "==> tools"
-if ! command -v cmake > /dev/null 2>&1; then
-  echo "    installing cmake with pip"
-  python3 -m pip install --quiet --disable-pip-version-check cmake > "$logs/pip-cmake.log" 2>&1 ||
-    python3 -m pip install --quiet --disable-pip-version-check --user cmake \
-      >> "$logs/pip-cmake.log" 2>&1 ||
-    python3 -m pip install --quiet --disable-pip-version-check --user \
-      --break-system-packages cmake >> "$logs/pip-cmake.log" 2>&1
-  export PATH="$HOME/.local/bin:$PATH"
-  hash -r
-fi
+# shellcheck source=tools/ensure-cmake.sh
+. tools/ensure-cmake.sh > "$logs/pip-cmake.log" 2>&1
 if ! cbindgen --version 2> /dev/null | grep -q '0\.29\.4'; then
   echo "    installing cbindgen 0.29.4 with cargo"
   cargo install cbindgen --version 0.29.4 --locked > "$logs/cargo-install-cbindgen.log" 2>&1 ||

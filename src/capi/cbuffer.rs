@@ -63,8 +63,13 @@ pub unsafe extern "C" fn blosc1_cbuffer_validate(
     nbytes: *mut usize,
 ) -> c_int {
     guard(Error::Failure.code(), || {
+        if cbytes < 16 {
+            // SAFETY: the caller guarantees `nbytes`.
+            unsafe { put(nbytes, 0) };
+            return Error::WriteBuffer.code();
+        }
         // SAFETY: the caller guarantees the readable length.
-        let header = unsafe { bytes(cbuffer, cbytes.min(16)) };
+        let header = unsafe { bytes(cbuffer, 16) };
         let result = header
             .ok_or(Error::NullPointer)
             .and_then(|h| validate(h, cbytes));

@@ -10,8 +10,9 @@ use crate::global;
 
 /// What a `blosc2_context*` points to: the core context plus the caller's parameter structs,
 /// whose pointer fields are handed back verbatim by the getters.
-struct Handle {
-    ctx: Context,
+pub(crate) struct Handle {
+    /// The core context.
+    pub(crate) ctx: Context,
     cparams: Option<blosc2_cparams>,
     dparams: Option<blosc2_dparams>,
 }
@@ -47,7 +48,7 @@ fn into_ptr(handle: Handle) -> *mut blosc2_context {
 /// # Safety
 /// `ctx` must be NULL or a pointer returned by `blosc2_create_cctx`/`dctx` and not freed,
 /// with no other live borrow.
-unsafe fn handle<'a>(ctx: *mut blosc2_context) -> Option<&'a mut Handle> {
+pub(crate) unsafe fn handle_ctx<'a>(ctx: *mut blosc2_context) -> Option<&'a mut Handle> {
     // SAFETY: the caller guarantees `ctx` came from `into_ptr` and is exclusively ours.
     unsafe { ctx.cast::<Handle>().as_mut() }
 }
@@ -119,7 +120,7 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(h) = (unsafe { handle(context) }) else {
+        let Some(h) = (unsafe { handle_ctx(context) }) else {
             return Error::NullPointer.code();
         };
         if srcsize < 0 {
@@ -150,7 +151,7 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(h) = (unsafe { handle(context) }) else {
+        let Some(h) = (unsafe { handle_ctx(context) }) else {
             return Error::NullPointer.code();
         };
         // SAFETY: the caller guarantees the buffer sizes.
@@ -180,7 +181,7 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(h) = (unsafe { handle(context) }) else {
+        let Some(h) = (unsafe { handle_ctx(context) }) else {
             return Error::NullPointer.code();
         };
         // SAFETY: the caller guarantees the buffer sizes.
@@ -210,7 +211,7 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(h) = (unsafe { handle(context) }) else {
+        let Some(h) = (unsafe { handle_ctx(context) }) else {
             return Error::NullPointer.code();
         };
         // SAFETY: the caller guarantees the buffer sizes.
@@ -235,7 +236,7 @@ pub unsafe extern "C" fn blosc2_ctx_get_cparams(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let (Some(h), Some(out)) = (unsafe { handle(ctx) }, unsafe { cparams.as_mut() }) else {
+        let (Some(h), Some(out)) = (unsafe { handle_ctx(ctx) }, unsafe { cparams.as_mut() }) else {
             return Error::NullPointer.code();
         };
         let core = h.ctx.cparams();
@@ -271,7 +272,7 @@ pub unsafe extern "C" fn blosc2_ctx_get_dparams(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let (Some(h), Some(out)) = (unsafe { handle(ctx) }, unsafe { dparams.as_mut() }) else {
+        let (Some(h), Some(out)) = (unsafe { handle_ctx(ctx) }, unsafe { dparams.as_mut() }) else {
             return Error::NullPointer.code();
         };
         let given = h.dparams.unwrap_or(blosc2_dparams::DEFAULTS);

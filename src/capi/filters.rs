@@ -79,7 +79,8 @@ pub unsafe extern "C" fn blosc2_bitshuffle(
     unsafe { run(bitshuffle::bitshuffle, typesize, blocksize, src, dest) }
 }
 
-/// Reverses [`blosc2_bitshuffle`]; returns `blocksize`.
+/// Reverses [`blosc2_bitshuffle`]; returns `blocksize` (-1 for a negative size, as in the
+/// reference).
 ///
 /// # Safety
 /// `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
@@ -90,6 +91,9 @@ pub unsafe extern "C" fn blosc2_bitunshuffle(
     src: *const c_void,
     dest: *mut c_void,
 ) -> i32 {
+    if blocksize < 0 {
+        return Error::Failure.code();
+    }
     // SAFETY: forwarded caller guarantees.
     unsafe { run(bitshuffle::bitunshuffle, typesize, blocksize, src, dest) }
 }

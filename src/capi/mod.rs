@@ -3,6 +3,7 @@
 //! This is the only module with raw pointers and `unsafe` FFI code. Every entry point
 //! catches panics and turns them into the reference library's error value.
 
+pub mod b2nd;
 pub mod cbuffer;
 pub mod context;
 pub mod defaults;

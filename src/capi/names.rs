@@ -4,6 +4,7 @@ use std::ffi::{c_char, c_int, CStr};
 
 use super::ffi::{c_str, guard, malloc_c_string};
 use crate::error::{self, Error};
+use crate::global;
 use crate::registry;
 
 /// The static C string for a name known to the registry or the error table.
@@ -18,6 +19,15 @@ pub(crate) fn static_c_name(name: &str) -> *const c_char {
         "LZ4" => c"LZ4",
         "Zlib" => c"Zlib",
         "Zstd" => c"Zstd",
+        "ndlz" => c"ndlz",
+        "zfp_acc" => c"zfp_acc",
+        "zfp_prec" => c"zfp_prec",
+        "zfp_rate" => c"zfp_rate",
+        "openhtj2k" => c"openhtj2k",
+        "grok" => c"grok",
+        "openzl" => c"openzl",
+        "j2k" => c"j2k",
+        "htj2k" => c"htj2k",
         _ => return std::ptr::null(),
     };
     s.as_ptr()
@@ -34,7 +44,11 @@ pub unsafe extern "C" fn blosc2_compcode_to_compname(
     compname: *mut *const c_char,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let name = registry::codec_name(compcode);
+        let name = registry::codec_name(compcode).or_else(|| {
+            global::is_initialized()
+                .then(|| registry::plugin_codec_name(compcode))
+                .flatten()
+        });
         if !compname.is_null() {
             // SAFETY: the caller guarantees `compname` is writable.
             unsafe { *compname = name.map_or(std::ptr::null(), static_c_name) };
@@ -51,8 +65,15 @@ pub unsafe extern "C" fn blosc2_compcode_to_compname(
 pub unsafe extern "C" fn blosc2_compname_to_compcode(compname: *const c_char) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: the caller guarantees a valid string or NULL.
-        unsafe { c_str(compname) }
-            .and_then(registry::codec_code)
+        let Some(name) = (unsafe { c_str(compname) }) else {
+            return Error::Failure.code();
+        };
+        registry::codec_code(name)
+            .or_else(|| {
+                global::is_initialized()
+                    .then(|| registry::plugin_codec_code(name))
+                    .flatten()
+            })
             .map_or(Error::Failure.code(), c_int::from)
     })
 }

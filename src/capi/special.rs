@@ -5,15 +5,16 @@ use std::ffi::{c_int, c_void};
 use super::context::core_cparams;
 use super::ffi::{bytes, bytes_mut, code, guard, size};
 use super::types::blosc2_cparams;
+use crate::chunk::special::build;
+use crate::constants::{SPECIAL_NAN, SPECIAL_UNINIT, SPECIAL_VALUE, SPECIAL_ZERO};
 use crate::error::Error;
-use crate::special::{repeatval_chunk, special_chunk, Special};
 
 /// Writes a header-only chunk of kind `kind`.
 ///
 /// # Safety
 /// `dest` must be writable for `destsize` bytes.
 unsafe fn write_special(
-    kind: Special,
+    kind: u8,
     cparams: &blosc2_cparams,
     nbytes: i32,
     dest: *mut c_void,
@@ -24,7 +25,7 @@ unsafe fn write_special(
         let Some(dst) = (unsafe { bytes_mut(dest, size(destsize)) }) else {
             return Error::NullPointer.code();
         };
-        code(special_chunk(&core_cparams(cparams), kind, nbytes, dst))
+        code(build(&core_cparams(cparams), nbytes, kind, &[], dst))
     })
 }
 
@@ -40,7 +41,7 @@ pub unsafe extern "C" fn blosc2_chunk_zeros(
     destsize: i32,
 ) -> c_int {
     // SAFETY: forwarded caller guarantees.
-    unsafe { write_special(Special::Zeros, &cparams, nbytes, dest, destsize) }
+    unsafe { write_special(SPECIAL_ZERO, &cparams, nbytes, dest, destsize) }
 }
 
 /// Writes a 32-byte chunk standing for `nbytes` bytes of NaNs; returns 32 or an error.
@@ -55,7 +56,7 @@ pub unsafe extern "C" fn blosc2_chunk_nans(
     destsize: i32,
 ) -> c_int {
     // SAFETY: forwarded caller guarantees.
-    unsafe { write_special(Special::Nans, &cparams, nbytes, dest, destsize) }
+    unsafe { write_special(SPECIAL_NAN, &cparams, nbytes, dest, destsize) }
 }
 
 /// Writes a 32-byte chunk standing for `nbytes` uninitialised bytes; returns 32 or an error.
@@ -70,7 +71,7 @@ pub unsafe extern "C" fn blosc2_chunk_uninit(
     destsize: i32,
 ) -> c_int {
     // SAFETY: forwarded caller guarantees.
-    unsafe { write_special(Special::Uninit, &cparams, nbytes, dest, destsize) }
+    unsafe { write_special(SPECIAL_UNINIT, &cparams, nbytes, dest, destsize) }
 }
 
 /// Writes a chunk repeating the `typesize`-byte value at `repeatval` for `nbytes` bytes;
@@ -94,6 +95,12 @@ pub unsafe extern "C" fn blosc2_chunk_repeatval(
         }) else {
             return Error::NullPointer.code();
         };
-        code(repeatval_chunk(&core_cparams(&cparams), nbytes, value, dst))
+        code(build(
+            &core_cparams(&cparams),
+            nbytes,
+            SPECIAL_VALUE,
+            value,
+            dst,
+        ))
     })
 }

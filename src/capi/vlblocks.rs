@@ -1,39 +1,25 @@
-//! The decoding side of the VL-block C API (`blosc2_vlchunk_get_nblocks`,
-//! `blosc2_vldecompress_ctx`, `blosc2_vldecompress_block_ctx`), needed to read frames
-//! whose chunks have variable-length blocks. A context handle is only checked for being
-//! a decompression context (its parameters give the thread count); decoding runs in a
-//! context of the same parameters.
+//! Variable-length-block chunks: block count and decompression into malloc'ed blocks.
 
 use std::ffi::{c_int, c_void};
 
-use super::context::blosc2_ctx_get_dparams;
+use super::context::handle_ctx;
 use super::ffi::{bytes, guard, size};
-use super::schunk_ops::malloc_copy;
-use super::types::{blosc2_context, blosc2_dparams};
-use crate::context::{Context, DParams};
-use crate::error::{Error, Result};
+use super::types::blosc2_context;
+use crate::chunk::vl_nblocks;
+use crate::error::Error;
 
-/// A decompression context with the parameters of the handle `ctx`; `InvalidParam` for a
-/// compression context.
-///
-/// # Safety
-/// `ctx` must be NULL or a live context handle.
-unsafe fn decompressor(ctx: *mut blosc2_context) -> Result<Context> {
-    if ctx.is_null() {
-        return Err(Error::NullPointer);
+/// A malloc'ed copy of `data` (C callers release it with `free`); NULL on allocation failure.
+fn malloc_copy(data: &[u8]) -> *mut u8 {
+    // SAFETY: malloc has no preconditions; a zero size still yields a freeable pointer.
+    let p = unsafe { libc::malloc(data.len().max(1)) }.cast::<u8>();
+    if !p.is_null() {
+        // SAFETY: `p` has room for `data.len()` bytes and does not overlap `data`.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len()) };
     }
-    let mut d = blosc2_dparams::DEFAULTS;
-    // SAFETY: forwarded caller guarantee; `d` is writable.
-    if unsafe { blosc2_ctx_get_dparams(ctx, &mut d) } < 0 || d.typesize != 0 {
-        return Err(Error::InvalidParam);
-    }
-    Ok(Context::decompressor(DParams {
-        nthreads: d.nthreads.max(1),
-        typesize: 8,
-    }))
+    p
 }
 
-/// Stores the number of blocks of a VL-block chunk in `*nblocks`; 0 or a negative code.
+/// Stores the number of blocks of a VL-block chunk in `*nblocks`; 0 or a negative error.
 ///
 /// # Safety
 /// `src` must be readable for `srcsize` bytes and `nblocks` writable.
@@ -44,13 +30,16 @@ pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
     nblocks: *mut i32,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        // SAFETY: forwarded caller guarantees.
-        let (Some(s), false) = (unsafe { bytes(src, size(srcsize)) }, nblocks.is_null()) else {
+        // SAFETY: the caller guarantees the buffer size.
+        let Some(src) = (unsafe { bytes(src, size(srcsize)) }) else {
             return Error::InvalidParam.code();
         };
-        match crate::chunk::vl_nblocks(s) {
+        if nblocks.is_null() {
+            return Error::InvalidParam.code();
+        }
+        match vl_nblocks(src) {
             Ok(n) => {
-                // SAFETY: checked non-NULL above.
+                // SAFETY: checked non-NULL; the caller guarantees it is writable.
                 unsafe { *nblocks = n };
                 0
             }
@@ -59,11 +48,11 @@ pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
     })
 }
 
-/// Decompresses every block into malloc'd buffers (`dests[j]`, `destsizes[j]`); returns
-/// the number of blocks.
+/// Decompresses every block of a VL-block chunk into new malloc'ed buffers stored in
+/// `dests[i]` (sizes in `destsizes[i]`); returns the number of blocks.
 ///
 /// # Safety
-/// `context` must be a live handle; `src` readable for `srcsize` bytes; `dests` and
+/// `context` must be a live context, `src` readable for `srcsize` bytes, `dests` and
 /// `destsizes` writable for `maxblocks` entries.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_vldecompress_ctx(
@@ -75,37 +64,56 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
     maxblocks: i32,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let r = (|| -> Result<c_int> {
-            // SAFETY: forwarded caller guarantees.
-            let mut ctx = unsafe { decompressor(context) }?;
-            // SAFETY: forwarded caller guarantees.
-            let s = unsafe { bytes(src, size(srcsize)) }.ok_or(Error::InvalidParam)?;
-            let n = crate::chunk::vl_nblocks(s)?;
-            if dests.is_null() || destsizes.is_null() || maxblocks < n {
-                return Err(Error::InvalidParam);
+        // SAFETY: forwarded caller guarantees.
+        let (Some(h), Some(src)) = (unsafe { handle_ctx(context) }, unsafe {
+            bytes(src, size(srcsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        if h.ctx.is_compressor() || dests.is_null() || destsizes.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let n = match vl_nblocks(src) {
+            Ok(n) => n,
+            Err(e) => return e.code(),
+        };
+        if n > maxblocks {
+            return Error::InvalidParam.code();
+        }
+        let mut blocks = Vec::with_capacity(size(n));
+        for i in 0..n {
+            match h.ctx.vl_decompress_block(src, i) {
+                Ok(b) => blocks.push(b),
+                Err(e) => return e.code(),
             }
-            let mut blocks = Vec::with_capacity(n as usize);
-            for j in 0..n {
-                blocks.push(ctx.vl_decompress_block(s, j)?);
+        }
+        let mut ptrs = Vec::with_capacity(blocks.len());
+        for b in &blocks {
+            let p = malloc_copy(b);
+            if p.is_null() {
+                // SAFETY: every pointer in `ptrs` came from malloc above.
+                ptrs.iter()
+                    .for_each(|&q: &*mut u8| unsafe { libc::free(q.cast()) });
+                return Error::MemoryAlloc.code();
             }
-            for (j, b) in blocks.iter().enumerate() {
-                let p = malloc_copy(b)?;
-                // SAFETY: `j < n <= maxblocks` entries are writable per the caller.
-                unsafe {
-                    *dests.add(j) = p.cast();
-                    *destsizes.add(j) = b.len() as i32;
-                }
+            ptrs.push(p);
+        }
+        for (i, (p, b)) in ptrs.iter().zip(&blocks).enumerate() {
+            // SAFETY: the caller guarantees `maxblocks` ≥ n writable entries in both arrays.
+            unsafe {
+                *dests.add(i) = p.cast();
+                *destsizes.add(i) = b.len() as i32;
             }
-            Ok(n)
-        })();
-        r.unwrap_or_else(|e| e.code())
+        }
+        n
     })
 }
 
-/// Decompresses block `nblock` into a malloc'd `*dest`; returns its size.
+/// Decompresses block `nblock` of a VL-block chunk into a new malloc'ed buffer stored in
+/// `*dest` (size in `*destsize`); returns the block size.
 ///
 /// # Safety
-/// `context` must be a live handle; `src` readable for `srcsize` bytes; `dest` and
+/// `context` must be a live context, `src` readable for `srcsize` bytes, `dest` and
 /// `destsize` writable.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
@@ -117,23 +125,28 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
     destsize: *mut i32,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let r = (|| -> Result<c_int> {
-            // SAFETY: forwarded caller guarantees.
-            let mut ctx = unsafe { decompressor(context) }?;
-            // SAFETY: forwarded caller guarantees.
-            let s = unsafe { bytes(src, size(srcsize)) }.ok_or(Error::InvalidParam)?;
-            if dest.is_null() || destsize.is_null() {
-                return Err(Error::InvalidParam);
-            }
-            let b = ctx.vl_decompress_block(s, nblock)?;
-            let p = malloc_copy(&b)?;
-            // SAFETY: both out-pointers checked above.
-            unsafe {
-                *dest = p;
-                *destsize = b.len() as i32;
-            }
-            Ok(b.len() as c_int)
-        })();
-        r.unwrap_or_else(|e| e.code())
+        // SAFETY: forwarded caller guarantees.
+        let (Some(h), Some(src)) = (unsafe { handle_ctx(context) }, unsafe {
+            bytes(src, size(srcsize))
+        }) else {
+            return Error::NullPointer.code();
+        };
+        if h.ctx.is_compressor() || dest.is_null() || destsize.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let block = match h.ctx.vl_decompress_block(src, nblock) {
+            Ok(b) => b,
+            Err(e) => return e.code(),
+        };
+        let p = malloc_copy(&block);
+        if p.is_null() {
+            return Error::MemoryAlloc.code();
+        }
+        // SAFETY: checked non-NULL; the caller guarantees they are writable.
+        unsafe {
+            *dest = p;
+            *destsize = block.len() as i32;
+        }
+        block.len() as c_int
     })
 }

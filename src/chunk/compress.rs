@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::header::{offsets, write_i32, NewHeader};
-use super::pipeline::Filters;
+use super::pipeline::{delta_reference, forward, Filters};
 use super::scratch::{ensure, Scratch};
 use super::streams::{encode_block, EncParams};
 use super::stune::{compute_blocksize, split_block, BlocksizeInput};
@@ -21,6 +21,8 @@ pub(crate) struct CompressState {
     pub slots: Vec<u8>,
     /// Per-block results for parallel compression.
     pub results: Vec<Option<usize>>,
+    /// The first block as the reference's pipeline leaves it in the source (DELTA).
+    pub dref: Vec<u8>,
 }
 
 /// Codec format number stored in flags bits 5-7.
@@ -176,23 +178,33 @@ pub(crate) fn compress(
     header.write(dst, extended);
     let mut cbytes = 0;
     if !memcpyed {
+        let filters = Filters {
+            ids: cp.filters,
+            meta: cp.filters_meta,
+            typesize: lay.typesize,
+            version: VERSION_FORMAT_STABLE,
+        };
+        let mut dref = std::mem::take(&mut st.dref);
+        let have_dref = lay.nblocks > 1 && first_block_as_left(&filters, &lay, src, st, &mut dref)?;
         let p = EncParams {
             compcode: cp.compcode,
             clevel: cp.clevel,
             split: lay.split,
             runs: extended,
-            filters: Filters {
-                ids: cp.filters,
-                meta: cp.filters_meta,
-                typesize: lay.typesize,
-                version: VERSION_FORMAT_STABLE,
-            },
+            filters,
             chunk: src,
+            dref: if have_dref {
+                &dref[..lay.blocksize]
+            } else {
+                src
+            },
         };
         let written = match pool {
-            Some(pool) if lay.nblocks > 1 => compress_parallel(&p, &lay, st, pool, dst, hlen)?,
-            _ => compress_serial(&p, &lay, &mut st.scratch, dst, hlen)?,
+            Some(pool) if lay.nblocks > 1 => compress_parallel(&p, &lay, st, pool, dst, hlen),
+            _ => compress_serial(&p, &lay, &mut st.scratch, dst, hlen),
         };
+        st.dref = dref;
+        let written = written?;
         match written {
             None => memcpyed = true,
             Some(n) => {
@@ -222,6 +234,31 @@ pub(crate) fn compress(
     }
     write_i32(dst, offsets::CBYTES, cbytes as i32);
     Ok((cbytes, lay.blocksize))
+}
+
+/// Fills `dref` with the first block after the filters the reference runs in place in the
+/// source buffer (see [`delta_reference`]); `false` when the source itself is the reference.
+fn first_block_as_left(
+    f: &Filters,
+    lay: &Layout,
+    src: &[u8],
+    st: &mut CompressState,
+    dref: &mut Vec<u8>,
+) -> Result<bool> {
+    let Some(stages) = delta_reference(f) else {
+        return Ok(false);
+    };
+    let n = lay.blocksize;
+    let block = &src[..n];
+    let sc = &mut st.scratch;
+    sc.ensure_filters(n);
+    ensure(dref, n);
+    match forward(f, src, 0, block, &mut sc.a, &mut sc.b, stages)? {
+        None => dref[..n].copy_from_slice(block),
+        Some(false) => dref[..n].copy_from_slice(&sc.a[..n]),
+        Some(true) => dref[..n].copy_from_slice(&sc.b[..n]),
+    }
+    Ok(true)
 }
 
 /// Bytes one block can take at most once compressed (raw streams plus run tokens).

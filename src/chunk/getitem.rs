@@ -3,6 +3,8 @@
 use super::decompress::{prepare, Prepared};
 use super::header::Header;
 use super::scratch::{ensure, Scratch};
+use super::special;
+use crate::constants::*;
 use crate::error::{Error, Result};
 
 /// Copies items `start..start + nitems` (in units of the stored typesize) of the chunk `src`
@@ -14,10 +16,11 @@ pub(crate) fn getitem(
     nitems: i32,
     dst: &mut [u8],
 ) -> Result<usize> {
-    let h = Header::parse(src)?;
+    let h = Header::parse_fields(src)?;
     if h.is_vl() {
         return Err(Error::InvalidParam);
     }
+    h.check_source(src.len())?;
     if nitems == 0 {
         return Ok(0);
     }
@@ -31,15 +34,37 @@ pub(crate) fn getitem(
     if nitems < 0 || start < 0 || start * ts > nbytes || stop * ts > nbytes {
         return Err(Error::InvalidParam);
     }
+    let (begin, end) = ((start * ts) as usize, (stop * ts) as usize);
+    let out = &mut dst[..end - begin];
+    let hlen = h.header_len();
+    let special = h.special();
+    if special != NO_SPECIAL {
+        // Served from the header alone (no consistency checks of the rest, as the reference).
+        if special > SPECIAL_UNINIT {
+            return Err(Error::SchunkSpecial);
+        }
+        let width = (h.cbytes.max(0) as usize).saturating_sub(hlen);
+        let value = if special == SPECIAL_VALUE {
+            src.get(hlen..hlen + width).ok_or(Error::ReadBuffer)?
+        } else {
+            &[]
+        };
+        special::fill(special, usize::from(h.typesize), value, out)?;
+        return Ok(out.len());
+    }
+    if h.is_memcpyed() {
+        let stored = src.get(hlen + begin..hlen + end).ok_or(Error::ReadBuffer)?;
+        out.copy_from_slice(stored);
+        return Ok(out.len());
+    }
     let (nblocks, _) = h.nblocks();
-    if h.special() == 0 && (src.len() as i64) < (h.header_len() + 4 * nblocks) as i64 {
+    if src.len() < hlen + 4 * nblocks {
         return Err(Error::ReadBuffer);
     }
     let Some(c) = prepare(h, src)? else {
         return Err(Error::InvalidParam);
     };
-    let (begin, end) = ((start * ts) as usize, (stop * ts) as usize);
-    copy_range(&c, sc, begin, end, &mut dst[..end - begin])?;
+    copy_range(&c, sc, begin, end, out)?;
     Ok(end - begin)
 }
 
@@ -53,19 +78,6 @@ fn copy_range(
 ) -> Result<()> {
     let bs = c.blocksize;
     let p = c.params();
-    if c.is_flat() {
-        // Served without decompression: whole-element ranges of stored or implied data.
-        if c.h.is_memcpyed() && c.h.special() == 0 {
-            let stored = c
-                .src
-                .get(c.hlen + begin..c.hlen + end)
-                .ok_or(Error::ReadBuffer)?;
-            out.copy_from_slice(stored);
-            return Ok(());
-        }
-        c.decode(&p, sc, 0, out, &[])?;
-        return Ok(());
-    }
     let needs_ref = p.filters.has_delta() && end > bs;
     let mut dref = std::mem::take(&mut sc.block);
     if needs_ref {

@@ -138,11 +138,14 @@ impl Header {
             h.blosc2_flags2 = src[offsets::BLOSC2_FLAGS2];
             h.blosc2_flags = src[offsets::BLOSC2_FLAGS];
             let special = h.special();
-            if h.is_vl() && (h.is_memcpyed() || special != NO_SPECIAL) {
+            if h.is_vl() && special != NO_SPECIAL {
                 return Err(Error::InvalidHeader);
             }
             if h.version > VERSION_FORMAT && h.blosc2_flags2 & !VL_BLOCKS != 0 {
                 return Err(Error::VersionSupport);
+            }
+            if h.is_vl() && h.is_memcpyed() {
+                return Err(Error::InvalidHeader);
             }
             let typed = special == SPECIAL_NAN || special > SPECIAL_UNINIT;
             if typed && h.nbytes % i32::from(h.typesize) != 0 {

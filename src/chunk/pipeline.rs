@@ -61,25 +61,33 @@ enum At {
     Out,
 }
 
-/// Runs the forward pipeline on `block` (the bytes at `offset` of `chunk`) using the scratch
-/// buffers `a` and `b` (each at least `block.len()` long). Returns which buffer holds the
-/// result: `None` for `block` itself (no filter), `Some(false)` for `a`, `Some(true)` for `b`.
+/// Runs the forward pipeline on `block` (the bytes at `offset` of the chunk) using the
+/// scratch buffers `a` and `b` (each at least `block.len()` long), stopping after `stages`
+/// filters. `dref` is what DELTA XORs blocks after the first with (see [`delta_reference`]);
+/// the first block is its own reference. Returns which buffer holds the result: `None` for
+/// `block` itself (no filter), `Some(false)` for `a`, `Some(true)` for `b`.
 pub(crate) fn forward(
     f: &Filters,
-    chunk: &[u8],
+    dref: &[u8],
     offset: usize,
     block: &[u8],
     a: &mut [u8],
     b: &mut [u8],
+    stages: usize,
 ) -> Result<Option<bool>> {
     let n = block.len();
     let (a, b) = (&mut a[..n], &mut b[..n]);
     let mut at = At::Input;
+    let mut done = 0;
     for slot in 0..MAX_FILTERS {
         let id = f.ids[slot];
         if id == NOFILTER {
             continue;
         }
+        if done == stages {
+            break;
+        }
+        done += 1;
         let to_b = at == At::A;
         let (src, dst): (&[u8], &mut [u8]) = match at {
             At::Input => (block, &mut *a),
@@ -89,7 +97,8 @@ pub(crate) fn forward(
         match id {
             SHUFFLE => shuffle::shuffle(f.shuffle_width(slot), src, dst),
             BITSHUFFLE => bitshuffle::bitshuffle(f.typesize, src, dst),
-            DELTA => delta::encode(chunk, offset, f.typesize, src, dst),
+            DELTA if offset == 0 => delta::encode(src, 0, f.typesize, src, dst),
+            DELTA => delta::encode(dref, offset, f.typesize, src, dst),
             TRUNC_PREC => trunc_prec::truncate(f.meta[slot] as i8, f.typesize, src, dst)
                 .map_err(|_| Error::FilterPipeline)?,
             _ => return Err(Error::FilterPipeline),
@@ -101,6 +110,23 @@ pub(crate) fn forward(
         At::A => Some(false),
         At::B => Some(true),
     })
+}
+
+/// How many leading filters of the first block the reference has run, in place in the
+/// caller's source buffer, before it XORs later blocks with that buffer in DELTA.
+///
+/// The reference rotates three buffers (source, two scratch) through its pipeline, so
+/// every third filter writes into the chunk's source; blocks after the first then see the
+/// first block as left by the last such filter. `None` when the source stays untouched.
+pub(crate) fn delta_reference(f: &Filters) -> Option<usize> {
+    if !f.has_delta() {
+        return None;
+    }
+    let active = f.ids.iter().filter(|&&id| id != NOFILTER).count();
+    match active - active % 3 {
+        0 => None,
+        k => Some(k),
+    }
 }
 
 /// Runs the backward pipeline: the decoded streams are in `a` (or already in `out` when
@@ -160,7 +186,7 @@ pub(crate) fn backward(
             SHUFFLE => shuffle::unshuffle(f.shuffle_width(slot), src, dst),
             BITSHUFFLE => {
                 let elems = n / f.typesize.max(1);
-                if f.version == BLOSC1_VERSION_FORMAT && elems % 8 != 0 {
+                if f.version == BLOSC1_VERSION_FORMAT && !elems.is_multiple_of(8) {
                     dst.copy_from_slice(src);
                 } else {
                     bitshuffle::bitunshuffle(f.typesize, src, dst);

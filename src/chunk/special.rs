@@ -74,7 +74,7 @@ pub(crate) fn fill(special: u8, typesize: usize, value: &[u8], out: &mut [u8]) -
             _ => return Err(Error::Data),
         },
         SPECIAL_VALUE => {
-            if value.is_empty() || out.len() % value.len() != 0 {
+            if value.is_empty() || !out.len().is_multiple_of(value.len()) {
                 return Err(Error::Data);
             }
             fill_pattern(out, value);

@@ -22,6 +22,9 @@ pub(crate) struct EncParams<'a> {
     pub filters: Filters,
     /// The whole uncompressed chunk.
     pub chunk: &'a [u8],
+    /// What DELTA XORs blocks after the first with (the chunk's first block as the
+    /// reference's pipeline leaves it).
+    pub dref: &'a [u8],
 }
 
 /// Whether every byte of `s` equals the first one.
@@ -75,7 +78,8 @@ pub(crate) fn encode_block(
     let block = &p.chunk[offset..offset + bsize];
     let filtered: &[u8] = if p.filters.any_forward() {
         sc.ensure_filters(bsize);
-        match pipeline::forward(&p.filters, p.chunk, offset, block, &mut sc.a, &mut sc.b)? {
+        let all = MAX_FILTERS;
+        match pipeline::forward(&p.filters, p.dref, offset, block, &mut sc.a, &mut sc.b, all)? {
             None => block,
             Some(false) => &sc.a[..bsize],
             Some(true) => &sc.b[..bsize],

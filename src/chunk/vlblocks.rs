@@ -18,13 +18,13 @@ struct VlChunk<'a> {
 
 impl<'a> VlChunk<'a> {
     fn new(h: Header, src: &'a [u8]) -> Result<VlChunk<'a>> {
-        if h.nbytes < 0 {
-            return Err(Error::Data);
-        }
         let nblocks = h.blocksize as usize;
         let bstarts_end = EXTENDED_HEADER_LENGTH + 4 * nblocks;
         if src.len() < bstarts_end {
             return Err(Error::ReadBuffer);
+        }
+        if h.nbytes < 0 {
+            return Err(Error::InvalidHeader);
         }
         let dict = if h.uses_dict() {
             Some(read_dict(&h, src, bstarts_end)?)
@@ -48,12 +48,12 @@ impl<'a> VlChunk<'a> {
             i64::from(self.h.cbytes)
         };
         if start <= 0 || start + 4 > end || end > self.src.len() as i64 {
-            return Err(Error::Data);
+            return Err(Error::InvalidHeader);
         }
         let start = start as usize;
         let ulen = read_i32(self.src, start);
         if ulen < 0 {
-            return Err(Error::Data);
+            return Err(Error::InvalidHeader);
         }
         Ok((ulen as usize, &self.src[start + 4..end as usize]))
     }
@@ -110,18 +110,21 @@ pub(crate) fn decompress_concat(
     dst: &mut [u8],
 ) -> Result<usize> {
     let c = VlChunk::new(h, src)?;
+    // The block sizes must add up to nbytes before anything is written.
+    let mut total = 0usize;
+    for j in 0..c.nblocks {
+        total = total
+            .checked_add(c.stream(j)?.0)
+            .ok_or(Error::InvalidHeader)?;
+    }
+    if total != h.nbytes as usize || total > dst.len() {
+        return Err(Error::InvalidHeader);
+    }
     let mut pos = 0usize;
     for j in 0..c.nblocks {
         let (ulen, _) = c.stream(j)?;
-        let end = pos.checked_add(ulen).ok_or(Error::Data)?;
-        if end > h.nbytes as usize || end > dst.len() {
-            return Err(Error::Data);
-        }
-        c.decode(sc, j, &mut dst[pos..end])?;
-        pos = end;
-    }
-    if pos != h.nbytes as usize {
-        return Err(Error::Data);
+        c.decode(sc, j, &mut dst[pos..pos + ulen])?;
+        pos += ulen;
     }
     Ok(pos)
 }

@@ -40,7 +40,7 @@ pub fn bitunshuffle(typesize: usize, src: &[u8], dst: &mut [u8]) {
 /// # Panics
 /// If `src` and `dst` differ in length.
 pub fn bitunshuffle_v2(typesize: usize, src: &[u8], dst: &mut [u8]) {
-    if typesize != 0 && (src.len() / typesize) % 8 != 0 {
+    if typesize != 0 && !(src.len() / typesize).is_multiple_of(8) {
         assert_eq!(
             src.len(),
             dst.len(),

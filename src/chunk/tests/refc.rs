@@ -244,13 +244,16 @@ impl Reference {
             codec_params: std::ptr::null_mut(),
             filter_params: [std::ptr::null_mut(); 6],
         };
-        // SAFETY: the context is created, used once on live slices and freed.
+        // The reference writes into its "const" source with three or more filters, so it
+        // gets a private copy.
+        let mut copy = src.to_vec();
+        // SAFETY: the context is created, used once on live buffers and freed.
         unsafe {
             let ctx = (self.create_cctx)(raw);
             assert!(!ctx.is_null());
             let n = (self.compress_ctx)(
                 ctx,
-                src.as_ptr().cast(),
+                copy.as_mut_ptr().cast(),
                 src.len() as i32,
                 dst.as_mut_ptr().cast(),
                 dst.len() as i32,

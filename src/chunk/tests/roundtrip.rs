@@ -320,6 +320,16 @@ fn parameter_errors() {
     });
     c.compress(&src, &mut dst).unwrap();
     assert_eq!(c.cparams().blocksize, 1000);
+    // A reused context takes new parameters and can switch roles.
+    c.set_cparams(CParams {
+        clevel: 0,
+        ..lz4(4)
+    });
+    assert_eq!(c.compress(&src, &mut dst), Ok(1032));
+    c.set_dparams(DParams::default());
+    let mut back = vec![0u8; 1000];
+    assert_eq!(c.decompress(&dst[..1032], &mut back), Ok(1000));
+    assert_eq!(back, src);
 }
 
 /// Chunks the reference writes with a trained dictionary (zstd, lz4, lz4hc) decode here.
@@ -366,5 +376,38 @@ fn reference_dictionary_chunks_decode() {
             );
             assert_eq!(g, src[20_000..20_400]);
         }
+    }
+}
+
+/// A block mask skips blocks (left untouched, still counted) for one call only; a mask of
+/// the wrong length is invalid data.
+#[test]
+fn maskout_skips_blocks_once() {
+    let src = make("text", 40_000, 6);
+    let (res, chunk) = compress(
+        CParams {
+            blocksize: 10_000,
+            ..lz4(4)
+        },
+        &src,
+        41_000,
+    );
+    res.unwrap();
+    for nthreads in [1, 2] {
+        let mut d = Context::decompressor(DParams {
+            nthreads,
+            ..DParams::default()
+        });
+        let mut out = vec![9u8; 40_000];
+        d.set_maskout(&[false, true, false, true]);
+        assert_eq!(d.decompress(&chunk, &mut out), Ok(40_000));
+        assert_eq!(out[..10_000], src[..10_000]);
+        assert!(out[10_000..20_000].iter().all(|&b| b == 9));
+        assert_eq!(out[20_000..30_000], src[20_000..30_000]);
+        assert!(out[30_000..].iter().all(|&b| b == 9));
+        assert_eq!(d.decompress(&chunk, &mut out), Ok(40_000));
+        assert_eq!(out, src);
+        d.set_maskout(&[true; 3]);
+        assert_eq!(d.decompress(&chunk, &mut out), Err(Error::Data));
     }
 }

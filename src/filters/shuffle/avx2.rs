@@ -198,5 +198,5 @@ fn unshuffle_pow2<const T: usize>(
 
 /// The first index below 64 at which `addr + index * size` is a multiple of 64, if any.
 pub(super) fn aligned_start(addr: usize, size: usize) -> Option<usize> {
-    (0..64).find(|index| (addr + index * size) % 64 == 0)
+    (0..64).find(|index| (addr + index * size).is_multiple_of(64))
 }

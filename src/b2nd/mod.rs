@@ -1,0 +1,3 @@
+//! N-dimensional arrays on top of super-chunks (the "b2nd" layer).
+
+pub mod meta;
