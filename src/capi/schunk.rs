@@ -367,9 +367,10 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
     })
 }
 
-/// A super-chunk over an in-memory contiguous frame: a copy, or (`copy` false) the
-/// caller's malloc'd buffer itself, which the super-chunk may grow and which is freed
-/// with it only after `blosc2_schunk_avoid_cframe_free(schunk, false)`.
+/// A super-chunk from an in-memory contiguous frame: with `copy`, an independent
+/// super-chunk holding its chunks in memory (no frame, as in the reference); without, a
+/// frame over the caller's malloc'd buffer itself, which the super-chunk may grow and
+/// which is freed with it only after `blosc2_schunk_avoid_cframe_free(schunk, false)`.
 ///
 /// # Safety
 /// `cframe` must be readable for `len` bytes (and malloc'd when `copy` is false).
@@ -385,14 +386,14 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
             if cframe.is_null() || n < crate::frame::header::HEADER_MINLEN {
                 return Err(Error::InvalidParam);
             }
-            let buf = if copy {
+            let mut core = if copy {
                 // SAFETY: the caller guarantees `len` readable bytes.
-                MallocBuf::copy_of(unsafe { std::slice::from_raw_parts(cframe, n) })?
+                let bytes = unsafe { std::slice::from_raw_parts(cframe, n) };
+                SuperChunk::from_cframe(bytes)?.into_memory()?
             } else {
                 // SAFETY: the caller hands over a malloc'd block of `len` bytes.
-                unsafe { MallocBuf::adopt(cframe, n) }
+                SuperChunk::from_buffer(Box::new(unsafe { MallocBuf::adopt(cframe, n) }))?
             };
-            let mut core = SuperChunk::from_buffer(Box::new(buf))?;
             core.set_buffer_maker(MallocBuf::empty);
             Ok(SchunkBox::into_c(core, blosc2_io::DEFAULTS))
         })())

@@ -30,18 +30,6 @@ impl MallocBuf {
         })
     }
 
-    /// A malloc'd copy of `bytes`.
-    pub(crate) fn copy_of(bytes: &[u8]) -> Result<MallocBuf> {
-        let mut b = MallocBuf {
-            ptr: std::ptr::null_mut(),
-            len: 0,
-            keep: false,
-        };
-        b.resize(bytes.len())?;
-        b.bytes_mut().copy_from_slice(bytes);
-        Ok(b)
-    }
-
     /// Adopts a caller's malloc'd buffer, which is not freed unless told so.
     ///
     /// # Safety

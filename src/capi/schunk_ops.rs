@@ -395,12 +395,17 @@ pub unsafe extern "C" fn blosc2_schunk_fill_special(
         // SAFETY: forwarded caller guarantees.
         code64(unsafe {
             with_schunk(schunk, |b| {
+                if nitems < 0 || chunksize <= 0 {
+                    return Err(Error::InvalidParam);
+                }
+                if b.core.nchunks() != 0 {
+                    return Err(Error::FrameSpecial);
+                }
                 let kind = match special_value {
                     1 => Special::Zeros,
                     2 => Special::Nans,
                     4 => Special::Uninit,
-                    3 => return Err(Error::SchunkSpecial),
-                    _ => return Err(Error::InvalidParam),
+                    _ => return Err(b.core.special_error()),
                 };
                 b.core.fill_special(nitems, kind, chunksize)
             })

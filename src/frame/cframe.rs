@@ -177,7 +177,7 @@ impl CFrame {
             writable: true,
         };
         f.writable = !f.followed_by_frame(size);
-        f.after_commit();
+        f.after_commit((0, 0));
         Ok((f, opened))
     }
 
@@ -194,11 +194,13 @@ impl CFrame {
             && &head[2..] == super::header::MAGIC
     }
 
-    fn after_commit(&mut self) {
+    /// Sets where the next chunks go once a state is committed. In crash-safe mode that is
+    /// past the committed trailer, and `freed` (where the index and trailer of the state
+    /// before lay, now referenced by nothing) may take chunks that fit.
+    fn after_commit(&mut self, freed: (u64, u64)) {
         if self.crash_safe {
-            let used = self.frame_len - self.header_len;
-            self.gap = (self.chunks_len, used - self.chunks_len);
-            self.next = used;
+            self.next = self.frame_len - self.header_len;
+            self.gap = freed;
         } else {
             self.next = self.chunks_len;
             self.gap = (0, 0);
@@ -349,9 +351,15 @@ impl CFrame {
         if self.base == 0 && self.stream.size()? > end {
             self.stream.truncate(end)?;
         }
+        let freed = if self.frame_len == 0 {
+            (0, 0)
+        } else {
+            let used = self.frame_len - self.header_len;
+            (self.chunks_len, used - self.chunks_len)
+        };
         self.chunks_len = self.next;
         self.frame_len = frame_len;
-        self.after_commit();
+        self.after_commit(freed);
         Ok(())
     }
 

@@ -141,26 +141,29 @@ impl SuperChunk {
         dctx.decompress(&chunk, dest)
     }
 
-    /// Updates the chunk size for a chunk of `nb` bytes at position `at`.
+    /// Updates the chunk size for a chunk of `nb` bytes placed at position `at`: the first
+    /// chunk sets it; a bigger chunk, a chunk after a short one, or a short chunk anywhere
+    /// but last makes it variable (0).
     fn fit_chunksize(&mut self, nb: i32, at: i64, op: Op) -> Result<()> {
         let n = self.nchunks();
-        if self.chunksize == -1 || n == 0 {
-            if op != Op::Update || n <= 1 {
-                self.chunksize = nb;
-            }
+        let cs = self.chunksize;
+        if cs == -1 || n == 0 {
+            self.chunksize = nb;
             return Ok(());
         }
-        let cs = self.chunksize;
-        if cs == 0 || nb == cs && self.nbytes == i64::from(cs) * n {
+        if cs == 0 {
             return Ok(());
         }
         let last_short = self.nbytes != i64::from(cs) * n;
-        let fits_as_last = nb < cs && at == n && op == Op::Append && !last_short;
-        if fits_as_last || (op == Op::Update && at + 1 == n && nb <= cs) {
+        let keep = match op {
+            Op::Append => nb <= cs && !last_short,
+            Op::Insert if at == n => nb <= cs && !last_short,
+            Op::Insert => nb == cs,
+            Op::Update if at + 1 == n => nb <= cs,
+            Op::Update => nb == cs,
+        };
+        if keep {
             return Ok(());
-        }
-        if nb > cs && self.has_frame() && op == Op::Append {
-            return Err(Error::ChunkAppend);
         }
         self.make_variable()
     }

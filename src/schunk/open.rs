@@ -127,6 +127,20 @@ impl SuperChunk {
         SuperChunk::from_opened(Frame::Contiguous(f), opened, storage)
     }
 
+    /// Moves every chunk into memory (a super-chunk without frame), as the reference does
+    /// for `blosc2_schunk_from_buffer(..., copy = true)`.
+    pub fn into_memory(mut self) -> Result<SuperChunk> {
+        let mut chunks = Vec::with_capacity(self.nchunks() as usize);
+        for n in 0..self.nchunks() {
+            chunks.push(self.chunk(n)?.into_owned());
+        }
+        self.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
+        self.store = Store::Memory(chunks);
+        self.storage.contiguous = false;
+        self.storage.urlpath = None;
+        Ok(self)
+    }
+
     /// A super-chunk over a copy of the in-memory contiguous frame `bytes`.
     pub fn from_cframe(bytes: &[u8]) -> Result<SuperChunk> {
         SuperChunk::from_buffer(Box::new(bytes.to_vec()))

@@ -70,7 +70,10 @@ impl SuperChunk {
 
     fn item_range(&self, start: i64, stop: i64) -> Result<(i64, i64)> {
         let ts = i64::from(self.cparams.typesize);
-        if start < 0 || stop < start {
+        if start < 0 {
+            return Err(Error::Failure);
+        }
+        if stop < start {
             return Err(Error::InvalidParam);
         }
         let lo = start.checked_mul(ts).ok_or(Error::InvalidParam)?;
@@ -150,10 +153,23 @@ impl SuperChunk {
         if buf.len() < coords.len() * ts {
             return Err(Error::InvalidParam);
         }
+        let nitems = self.nbytes / i64::from(self.cparams.typesize);
+        if coords.iter().any(|&c| c < 0 || c >= nitems) {
+            return Err(Error::InvalidParam);
+        }
         for (k, &c) in coords.iter().enumerate() {
             self.get_slice(c, c + 1, &mut buf[k * ts..(k + 1) * ts])?;
         }
         Ok(())
+    }
+
+    /// The error the reference gives for unusable special fills of an empty super-chunk.
+    pub fn special_error(&self) -> Error {
+        if self.has_frame() {
+            Error::FrameSpecial
+        } else {
+            Error::SchunkSpecial
+        }
     }
 
     /// Fills an empty super-chunk with `nitems` items of a special value in chunks of
@@ -163,8 +179,11 @@ impl SuperChunk {
         if nitems < 0 || chunksize <= 0 {
             return Err(Error::InvalidParam);
         }
-        if self.nchunks() != 0 || i64::from(chunksize) % ts != 0 {
-            return Err(Error::SchunkSpecial);
+        if self.nchunks() != 0 {
+            return Err(Error::FrameSpecial);
+        }
+        if i64::from(chunksize) % ts != 0 {
+            return Err(self.special_error());
         }
         if nitems == 0 {
             return Ok(0);

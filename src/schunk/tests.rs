@@ -179,7 +179,7 @@ fn fill_special_frames_store_index_entries_only() {
     assert_eq!(last, vec![0u8; 2000]);
     assert_eq!(
         sc.fill_special(1, Special::Zeros, 4000),
-        Err(crate::Error::SchunkSpecial)
+        Err(crate::Error::FrameSpecial)
     );
 }
 
@@ -192,17 +192,27 @@ fn metalayers_only_before_first_chunk_in_frames() {
 }
 
 #[test]
-fn variable_chunks_and_bigger_chunk_rules() {
+fn chunksize_follows_the_reference_rules() {
+    // Sequences of chunk sizes and the chunksize after each append, as the reference does.
+    let cases: [(&[usize], &[i32]); 4] = [
+        (&[8000, 8000, 16000], &[8000, 8000, 0]),
+        (&[8000, 4000, 16000], &[8000, 8000, 0]),
+        (&[8000, 4000, 4000], &[8000, 8000, 0]),
+        (&[8000, 8000, 4000, 8000], &[8000, 8000, 8000, 0]),
+    ];
+    for contiguous in [false, true] {
+        for (sizes, want) in cases {
+            let mut sc = SuperChunk::new(storage(contiguous, None)).expect("new");
+            for (&size, &w) in sizes.iter().zip(want) {
+                sc.append_buffer(&data(size / 4, 3)).expect("append");
+                assert_eq!(sc.chunksize(), w, "{sizes:?}");
+            }
+        }
+    }
     let mut sc = SuperChunk::new(storage(true, None)).expect("new");
     sc.append_buffer(&data(100, 3)).expect("append");
-    assert_eq!(
-        sc.append_buffer(&data(200, 3)),
-        Err(crate::Error::ChunkAppend)
-    );
     sc.append_buffer(&data(50, 3)).expect("short");
-    assert_eq!(sc.chunksize(), 400);
     sc.append_buffer(&data(100, 5)).expect("after short");
-    assert_eq!(sc.chunksize(), 0);
     let bytes = sc.to_cframe().expect("cframe");
     let h = crate::frame::FrameHeader::parse(&bytes[..bytes[14] as usize]).expect("header");
     assert!(h.variable_chunks);
