@@ -2119,7 +2119,8 @@ void blosc2_multidim_to_unidim(const int64_t *index,
 BLOSC_EXPORT int blosc2_register_io_cb(const struct blosc2_io_cb *io);
 
 /**
- * Removes a directory and everything in it; 0, or `-31`.
+ * Removes a directory and everything in it; 0, `-16` when `path` is no directory, or
+ * `-31`.
  *
  * # Safety
  * `path` must be a NUL-terminated string.
@@ -2127,7 +2128,8 @@ BLOSC_EXPORT int blosc2_register_io_cb(const struct blosc2_io_cb *io);
 BLOSC_EXPORT int blosc2_remove_dir(const char *path);
 
 /**
- * Removes a file or a directory tree; 0 (also when nothing is there), or `-31`.
+ * Removes a file or a directory tree (and its lock sidecar); 0 (also when nothing is
+ * there), or `-31`.
  *
  * # Safety
  * `path` must be NULL or a NUL-terminated string.
@@ -2135,7 +2137,7 @@ BLOSC_EXPORT int blosc2_remove_dir(const char *path);
 BLOSC_EXPORT int blosc2_remove_urlpath(const char *path);
 
 /**
- * Renames a file or directory; 0, or `-1`.
+ * Renames a file or directory; 0 (also for NULL arguments, as in the reference), or `-1`.
  *
  * # Safety
  * Both arguments must be NUL-terminated strings.
@@ -2244,9 +2246,10 @@ BLOSC_EXPORT int64_t blosc2_schunk_frame_len(struct blosc2_schunk *schunk);
 BLOSC_EXPORT int blosc2_schunk_free(struct blosc2_schunk *schunk);
 
 /**
- * A super-chunk over an in-memory contiguous frame: a copy, or (`copy` false) the
- * caller's malloc'd buffer itself, which the super-chunk may grow and which is freed
- * with it only after `blosc2_schunk_avoid_cframe_free(schunk, false)`.
+ * A super-chunk from an in-memory contiguous frame: with `copy`, an independent
+ * super-chunk holding its chunks in memory (no frame, as in the reference); without, a
+ * frame over the caller's malloc'd buffer itself, which the super-chunk may grow and
+ * which is freed with it only after `blosc2_schunk_avoid_cframe_free(schunk, false)`.
  *
  * # Safety
  * `cframe` must be readable for `len` bytes (and malloc'd when `copy` is false).
@@ -2290,7 +2293,8 @@ int blosc2_schunk_get_dparams(struct blosc2_schunk *schunk,
                               struct blosc2_dparams **dparams);
 
 /**
- * Like `blosc2_schunk_get_chunk` (chunks come back whole, never lazy).
+ * Like `blosc2_schunk_get_chunk`, but chunks of file-backed frames come back lazy: header,
+ * block starts and a trailer (chunk number, index entry, block sizes), always malloc'd.
  *
  * # Safety
  * As for `blosc2_schunk_get_chunk`.

@@ -179,6 +179,12 @@ pub unsafe extern "C" fn blosc2_register_io_cb(io: *const blosc2_io_cb) -> c_int
             cb: *cb,
             params: std::ptr::null_mut(),
         });
+        let same = table()
+            .iter()
+            .any(|e| e.cb.id == cb.id && e._name.as_bytes() == name.as_bytes());
+        if same {
+            return 0;
+        }
         if let Err(e) = crate::io::register(adapter) {
             return e.code();
         }
@@ -209,7 +215,8 @@ pub extern "C" fn blosc2_get_io_cb(id: u8) -> *mut blosc2_io_cb {
     })
 }
 
-/// Removes a directory and everything in it; 0, or `-31`.
+/// Removes a directory and everything in it; 0, `-16` when `path` is no directory, or
+/// `-31`.
 ///
 /// # Safety
 /// `path` must be a NUL-terminated string.
@@ -220,6 +227,9 @@ pub unsafe extern "C" fn blosc2_remove_dir(path: *const c_char) -> c_int {
         let Some(p) = (unsafe { c_str(path) }) else {
             return Error::InvalidParam.code();
         };
+        if !Path::new(p).is_dir() {
+            return Error::NotFound.code();
+        }
         match std::fs::remove_dir_all(p) {
             Ok(()) => 0,
             Err(_) => Error::FileRemove.code(),
@@ -227,7 +237,8 @@ pub unsafe extern "C" fn blosc2_remove_dir(path: *const c_char) -> c_int {
     })
 }
 
-/// Removes a file or a directory tree; 0 (also when nothing is there), or `-31`.
+/// Removes a file or a directory tree (and its lock sidecar); 0 (also when nothing is
+/// there), or `-31`.
 ///
 /// # Safety
 /// `path` must be NULL or a NUL-terminated string.
@@ -239,6 +250,10 @@ pub unsafe extern "C" fn blosc2_remove_urlpath(path: *const c_char) -> c_int {
             return 0;
         };
         let p = Path::new(p);
+        let lock = super::schunk_lock::sidecar(p);
+        if lock.is_file() {
+            let _ = std::fs::remove_file(&lock);
+        }
         let r = if p.is_dir() {
             std::fs::remove_dir_all(p)
         } else if p.exists() {
@@ -253,7 +268,7 @@ pub unsafe extern "C" fn blosc2_remove_urlpath(path: *const c_char) -> c_int {
     })
 }
 
-/// Renames a file or directory; 0, or `-1`.
+/// Renames a file or directory; 0 (also for NULL arguments, as in the reference), or `-1`.
 ///
 /// # Safety
 /// Both arguments must be NUL-terminated strings.
@@ -265,7 +280,7 @@ pub unsafe extern "C" fn blosc2_rename_urlpath(
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantee.
         let (Some(a), Some(b)) = (unsafe { c_str(old_urlpath) }, unsafe { c_str(new_path) }) else {
-            return Error::InvalidParam.code();
+            return 0;
         };
         match std::fs::rename(a, b) {
             Ok(()) => 0,

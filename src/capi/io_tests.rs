@@ -104,7 +104,9 @@ fn user_io_callbacks_carry_frames() {
     // SAFETY: valid callback table.
     unsafe {
         assert_eq!(blosc2_register_io_cb(&cb), 0);
-        assert_eq!(blosc2_register_io_cb(&cb), -30);
+        assert_eq!(blosc2_register_io_cb(&cb), 0, "same id and name again");
+        cb.name = c"other".as_ptr().cast_mut();
+        assert_eq!(blosc2_register_io_cb(&cb), -30, "same id, other name");
         cb.id = 20;
         assert_eq!(blosc2_register_io_cb(&cb), -30);
         assert_eq!(blosc2_register_io_cb(std::ptr::null()), -12);
@@ -177,7 +179,7 @@ fn lock_is_reentrant_and_exclusive() {
         assert_eq!(blosc2_schunk_lock(sc), 0);
         assert_eq!(blosc2_schunk_lock(sc), 0);
         let mut lock_name = p.as_bytes().to_vec();
-        lock_name.extend_from_slice(b".lock\0");
+        lock_name.extend_from_slice(b".b2lock\0");
         let fd = libc::open(lock_name.as_ptr().cast(), libc::O_RDWR);
         assert!(fd >= 0, "sidecar lock file exists");
         assert_ne!(

@@ -9,11 +9,11 @@ use std::sync::Arc;
 use super::context::{blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams};
 use super::ffi::{c_str, guard};
 use super::io::backend_for;
-use super::schunk_lock::FrameLock;
+use super::schunk_lock::{self, FrameLock};
 use super::schunk_mem::{MallocBuf, MetaMirror};
 use super::types::{
     blosc2_cparams, blosc2_dparams, blosc2_frame, blosc2_io, blosc2_metalayer, blosc2_schunk,
-    blosc2_stdio_params, blosc2_storage, BLOSC2_MAX_METALAYERS, BLOSC2_MAX_VLMETALAYERS,
+    blosc2_storage, BLOSC2_MAX_METALAYERS, BLOSC2_MAX_VLMETALAYERS,
 };
 use crate::context::DParams;
 use crate::error::{Error, Result};
@@ -32,6 +32,7 @@ pub(crate) struct SchunkBox {
     metas: Vec<MetaMirror>,
     vlmetas: Vec<MetaMirror>,
     pub(crate) lock: FrameLock,
+    generation: u64,
 }
 
 fn null_schunk_c() -> blosc2_schunk {
@@ -93,17 +94,13 @@ fn c_params(core: &SuperChunk, io: blosc2_io) -> (blosc2_cparams, blosc2_dparams
 
 impl SchunkBox {
     /// Boxes a core super-chunk and returns the C pointer.
-    pub(crate) fn into_c(core: SuperChunk, io: blosc2_io) -> *mut blosc2_schunk {
+    pub(crate) fn into_c(core: SuperChunk, io: blosc2_io, lock: FrameLock) -> *mut blosc2_schunk {
         let (cparams, dparams, io) = c_params(&core, io);
         let urlpath = core
             .storage()
             .urlpath
             .as_ref()
             .and_then(|p| CString::new(p.to_string_lossy().into_owned()).ok());
-        // SAFETY: `io.params` of an id-0 backend is NULL or a `blosc2_stdio_params`.
-        let locking = io.id == 0
-            && unsafe { io.params.cast::<blosc2_stdio_params>().as_ref() }
-                .is_some_and(|p| p.locking);
         let mut b = Box::new(SchunkBox {
             c: null_schunk_c(),
             core,
@@ -114,8 +111,12 @@ impl SchunkBox {
             urlpath,
             metas: Vec::new(),
             vlmetas: Vec::new(),
-            lock: FrameLock::new(locking),
+            lock,
+            generation: 0,
         });
+        let me: *mut SchunkBox = &mut *b;
+        b.cparams.schunk = me.cast();
+        b.dparams.schunk = me.cast();
         b.c.cctx = blosc2_create_cctx(b.cparams);
         b.c.dctx = blosc2_create_dctx(b.dparams);
         b.storage = blosc2_storage {
@@ -134,8 +135,13 @@ impl SchunkBox {
         Box::into_raw(b).cast()
     }
 
-    /// Refreshes the counters and parameters of the C struct.
+    /// Refreshes the counters and parameters of the C struct (and the metalayer mirrors
+    /// when the state was re-read from the file).
     pub(crate) fn sync(&mut self) {
+        if self.generation != self.core.generation() {
+            self.generation = self.core.generation();
+            self.sync_meta();
+        }
         let cp = self.core.cparams();
         let frame = if self.core.has_frame() {
             (self as *mut SchunkBox).cast::<blosc2_frame>()
@@ -203,7 +209,9 @@ pub(crate) unsafe fn with_schunk<T>(
 ) -> Result<T> {
     // SAFETY: forwarded caller guarantees.
     let b = unsafe { schunk_box(schunk) }.ok_or(Error::NullPointer)?;
-    let r = f(b);
+    let mut lock = std::mem::replace(&mut b.lock, FrameLock::none());
+    let r = lock.bracket(|| f(b));
+    b.lock = lock;
     b.sync();
     r
 }
@@ -255,6 +263,15 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
     Ok((storage, io))
 }
 
+/// The lock a new handle on `core` gets for the I/O selection `io`.
+fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
+    // SAFETY: `io` comes from the caller's storage, whose parameter block matches its id.
+    match &core.storage().urlpath {
+        Some(p) if unsafe { schunk_lock::wanted(io) } => FrameLock::on(p),
+        _ => Ok(FrameLock::none()),
+    }
+}
+
 fn ptr_of(r: Result<*mut blosc2_schunk>) -> *mut blosc2_schunk {
     r.unwrap_or(std::ptr::null_mut())
 }
@@ -270,7 +287,8 @@ pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut
             // SAFETY: forwarded caller guarantees.
             let (storage, io) = unsafe { core_storage(storage) }?;
             let core = SuperChunk::new(storage)?;
-            Ok(SchunkBox::into_c(core, io))
+            let lock = locking_for(&core, &io)?;
+            Ok(SchunkBox::into_c(core, io, lock))
         })())
     })
 }
@@ -290,7 +308,8 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
             let (st, io) = unsafe { core_storage(storage) }?;
             // SAFETY: forwarded caller guarantees.
             let core = unsafe { with_schunk(schunk, |b| b.core.copy(st)) }?;
-            Ok(SchunkBox::into_c(core, io))
+            let lock = locking_for(&core, &io)?;
+            Ok(SchunkBox::into_c(core, io, lock))
         })())
     })
 }
@@ -310,9 +329,16 @@ fn open_impl(
     // SAFETY: as above for the parameter block.
     let backend: Arc<dyn crate::io::Io> = unsafe { backend_for(&io) }.ok_or(Error::PluginIo)?;
     let offset = u64::try_from(offset).map_err(|_| Error::InvalidParam)?;
-    let mut core = SuperChunk::open(std::path::Path::new(path), offset, Some(backend))?;
+    let path = std::path::Path::new(path);
+    // SAFETY: as above for the parameter block.
+    let mut lock = if unsafe { schunk_lock::wanted(&io) } && path.exists() {
+        FrameLock::on(path)?
+    } else {
+        FrameLock::none()
+    };
+    let mut core = lock.bracket(|| SuperChunk::open(path, offset, Some(backend)))?;
     core.set_buffer_maker(MallocBuf::empty);
-    Ok(SchunkBox::into_c(core, io))
+    Ok(SchunkBox::into_c(core, io, lock))
 }
 
 /// Opens a frame file or sparse-frame directory; NULL on error.
@@ -395,7 +421,11 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
                 SuperChunk::from_buffer(Box::new(unsafe { MallocBuf::adopt(cframe, n) }))?
             };
             core.set_buffer_maker(MallocBuf::empty);
-            Ok(SchunkBox::into_c(core, blosc2_io::DEFAULTS))
+            Ok(SchunkBox::into_c(
+                core,
+                blosc2_io::DEFAULTS,
+                FrameLock::none(),
+            ))
         })())
     })
 }

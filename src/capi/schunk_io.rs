@@ -176,11 +176,7 @@ pub unsafe extern "C" fn blosc2_schunk_get_dparams(
 pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Lock.code(), || {
         // SAFETY: forwarded caller guarantees.
-        match unsafe {
-            with_schunk(schunk, |b| {
-                b.lock.acquire(b.core.storage().urlpath.as_deref())
-            })
-        } {
+        match unsafe { schunk_box(schunk) }.map_or(Err(Error::NullPointer), |b| b.lock.acquire()) {
             Ok(()) => 0,
             Err(e) => e.code(),
         }
@@ -195,7 +191,7 @@ pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int
 pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Lock.code(), || {
         // SAFETY: forwarded caller guarantees.
-        match unsafe { with_schunk(schunk, |b| b.lock.release()) } {
+        match unsafe { schunk_box(schunk) }.map_or(Err(Error::NullPointer), |b| b.lock.release()) {
             Ok(()) => 0,
             Err(e) => e.code(),
         }

@@ -216,7 +216,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_chunk(
     })
 }
 
-/// Like `blosc2_schunk_get_chunk` (chunks come back whole, never lazy).
+/// Like `blosc2_schunk_get_chunk`, but chunks of file-backed frames come back lazy: header,
+/// block starts and a trailer (chunk number, index entry, block sizes), always malloc'd.
 ///
 /// # Safety
 /// As for `blosc2_schunk_get_chunk`.
@@ -227,8 +228,54 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
     chunk: *mut *mut u8,
     needs_free: *mut bool,
 ) -> c_int {
-    // SAFETY: forwarded caller guarantees.
-    unsafe { blosc2_schunk_get_chunk(schunk, nchunk, chunk, needs_free) }
+    guard(Error::Failure.code(), || {
+        if chunk.is_null() || needs_free.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: forwarded caller guarantees.
+        let r = unsafe {
+            with_schunk(schunk, |b| {
+                let c = b.core.lazy_chunk(nchunk)?;
+                let len = c.len() as i64;
+                let (p, free) = match c {
+                    Cow::Borrowed(s) => (s.as_ptr().cast_mut(), false),
+                    Cow::Owned(v) => (malloc_copy(&v)?, true),
+                };
+                *chunk = p;
+                *needs_free = free;
+                Ok(len)
+            })
+        };
+        if r.is_err() {
+            // SAFETY: both out-pointers were checked above.
+            unsafe {
+                *chunk = std::ptr::null_mut();
+                *needs_free = false;
+            }
+        }
+        code32(r)
+    })
+}
+
+/// The whole chunk a lazy chunk (from `blosc2_schunk_get_lazychunk`) stands for, read from
+/// the super-chunk `schunk` it came from; `None` when `src` is not lazy or `schunk` is
+/// NULL. This is the hook for the decompression entry points (`blosc2_decompress_ctx`,
+/// `blosc2_getitem_ctx`, the VL-block decoders) to decode lazy chunks with a context bound
+/// to a super-chunk (`dparams.schunk`), as the reference does.
+///
+/// # Safety
+/// `schunk` must be NULL or a live super-chunk not borrowed elsewhere.
+pub unsafe fn resolve_lazy(schunk: *mut blosc2_schunk, src: &[u8]) -> Option<Result<Vec<u8>>> {
+    let h = crate::chunk::Header::parse(src).ok()?;
+    if !h.is_lazy() || schunk.is_null() {
+        return None;
+    }
+    let at = 32 + 4 * h.nblocks().0;
+    let nchunk = src.get(at..at + 4)?;
+    let nchunk = i32::from_le_bytes([nchunk[0], nchunk[1], nchunk[2], nchunk[3]]);
+    // SAFETY: forwarded caller guarantee.
+    let b = unsafe { super::schunk::schunk_box(schunk) }?;
+    Some(b.core.chunk(i64::from(nchunk)).map(|c| c.into_owned()))
 }
 
 /// Decodes block `nblock` of VL-block chunk `nchunk` into a malloc'd `*dest`; returns its
@@ -341,7 +388,10 @@ pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(
 }
 
 fn slice_len(typesize: i32, start: i64, stop: i64) -> Result<usize> {
-    if start < 0 || stop < start {
+    if start < 0 {
+        return Err(Error::Failure);
+    }
+    if stop < start {
         return Err(Error::InvalidParam);
     }
     let n = (stop - start)

@@ -38,6 +38,14 @@ fn special_kind(h: &Header) -> Option<Special> {
     }
 }
 
+/// The error of a chunk operation whose frame could not be written.
+fn write_error(e: Error, op: Error) -> Error {
+    match e {
+        Error::FileWrite | Error::FileTruncate => op,
+        other => other,
+    }
+}
+
 /// Which operation a chunk-size change comes from (for its error code).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -66,6 +74,57 @@ impl SuperChunk {
 
     /// Chunk `n` as stored (special index entries come back as 32-byte chunks).
     pub fn chunk(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
+        self.resync()?;
+        self.stored(n)
+    }
+
+    /// Chunk `n` as the reference hands out lazy chunks of file-backed frames: header,
+    /// block starts (blosc2 flags bit 3 set) and a trailer of the chunk number, its index
+    /// entry and every block's compressed size; whole chunks elsewhere and for chunks
+    /// without block streams (special, memcpyed or VL-block chunks).
+    pub fn lazy_chunk(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
+        self.resync()?;
+        let entry = match &self.store {
+            Store::Frame(_, offs) if self.storage.urlpath.is_some() => offs
+                .get(usize::try_from(n).map_err(|_| Error::InvalidParam)?)
+                .copied(),
+            _ => None,
+        };
+        let full = self.stored(n)?;
+        let Some(entry) = entry else {
+            return Ok(full);
+        };
+        let h = Header::parse(&full)?;
+        if !h.is_extended() || h.is_memcpyed() || h.is_vl() || h.special() != 0 || h.is_lazy() {
+            return Ok(full);
+        }
+        let (nblocks, _) = h.nblocks();
+        let end = 32 + 4 * nblocks;
+        let starts: Vec<usize> = full
+            .get(32..end)
+            .ok_or(Error::InvalidHeader)?
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(0) as usize)
+            .collect();
+        let mut out = Vec::with_capacity(end + 12 + 4 * nblocks);
+        out.extend_from_slice(&full[..end]);
+        out[31] |= crate::constants::LAZY_CHUNK;
+        out.extend_from_slice(&(n as i32).to_le_bytes());
+        out.extend_from_slice(&entry.to_le_bytes());
+        for &st in &starts {
+            let next = starts
+                .iter()
+                .copied()
+                .filter(|&x| x > st)
+                .min()
+                .unwrap_or(full.len());
+            out.extend_from_slice(&(next.saturating_sub(st) as i32).to_le_bytes());
+        }
+        Ok(Cow::Owned(out))
+    }
+
+    /// Chunk `n` as this handle last saw it (no re-sync with the file).
+    pub(crate) fn stored(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
         self.chunk_with_dctx(n).map(|(c, _)| c)
     }
 
@@ -129,6 +188,7 @@ impl SuperChunk {
 
     /// Decompresses chunk `n` into `dest`; returns its uncompressed size.
     pub fn decompress_chunk(&mut self, n: i64, dest: &mut [u8]) -> Result<usize> {
+        self.resync()?;
         let in_frame = self.has_frame();
         let (chunk, dctx) = self.chunk_with_dctx(n)?;
         if nbytes_of(&chunk)? > dest.len() {
@@ -178,7 +238,7 @@ impl SuperChunk {
                 .map(|(i, _)| i)
                 .collect();
             for i in specials {
-                let chunk = self.chunk(i as i64)?.into_owned();
+                let chunk = self.stored(i as i64)?.into_owned();
                 if let Store::Frame(f, offs) = &mut self.store {
                     offs[i] = f.store_chunk(&chunk)? as i64;
                 }
@@ -207,16 +267,41 @@ impl SuperChunk {
                 return Ok(0);
             }
         }
-        let c = self.chunk(n as i64)?;
+        let c = self.stored(n as i64)?;
         Ok(i64::from(Header::parse(&c)?.cbytes))
+    }
+
+    /// Runs a change; when it fails, the in-memory state goes back to what it was (the
+    /// frame on disk still holds the last committed state).
+    fn transaction<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let offsets = match &self.store {
+            Store::Frame(_, o) => Some(o.clone()),
+            Store::Memory(_) => None,
+        };
+        let saved = (self.chunksize, self.nbytes, self.cbytes, self.vl_blocks);
+        let r = f(self);
+        if r.is_err() {
+            if let (Store::Frame(_, o), Some(old)) = (&mut self.store, offsets) {
+                *o = old;
+            }
+            (self.chunksize, self.nbytes, self.cbytes, self.vl_blocks) = saved;
+        }
+        r
     }
 
     /// Appends a compressed chunk; returns the new number of chunks.
     pub fn append_chunk(&mut self, chunk: &[u8]) -> Result<i64> {
+        self.resync()?;
+        self.transaction(|s| s.append_inner(chunk))
+    }
+
+    fn append_inner(&mut self, chunk: &[u8]) -> Result<i64> {
         let (h, chunk) = checked(chunk)?;
         let n = self.nchunks();
         self.fit_chunksize(h.nbytes, n, Op::Append)?;
-        let (entry, cb) = self.place(&h, chunk)?;
+        let (entry, cb) = self
+            .place(&h, chunk)
+            .map_err(|e| write_error(e, Error::ChunkAppend))?;
         match (&mut self.store, entry) {
             (Store::Memory(v), _) => v.push(chunk.to_vec()),
             (Store::Frame(_, offs), Some(e)) => offs.push(e),
@@ -225,18 +310,26 @@ impl SuperChunk {
         self.nbytes += i64::from(h.nbytes);
         self.cbytes += cb;
         self.vl_blocks |= h.is_vl();
-        self.commit()?;
+        self.commit()
+            .map_err(|e| write_error(e, Error::ChunkAppend))?;
         Ok(self.nchunks())
     }
 
     /// Inserts a compressed chunk at position `n`; returns the new number of chunks.
     pub fn insert_chunk(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
+        self.resync()?;
+        self.transaction(|s| s.insert_inner(n, chunk))
+    }
+
+    fn insert_inner(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
         if n < 0 || n > self.nchunks() {
             return Err(Error::InvalidParam);
         }
         let (h, chunk) = checked(chunk)?;
         self.fit_chunksize(h.nbytes, n, Op::Insert)?;
-        let (entry, cb) = self.place(&h, chunk)?;
+        let (entry, cb) = self
+            .place(&h, chunk)
+            .map_err(|e| write_error(e, Error::ChunkInsert))?;
         let at = n as usize;
         match (&mut self.store, entry) {
             (Store::Memory(v), _) => v.insert(at, chunk.to_vec()),
@@ -246,21 +339,29 @@ impl SuperChunk {
         self.nbytes += i64::from(h.nbytes);
         self.cbytes += cb;
         self.vl_blocks |= h.is_vl();
-        self.commit()?;
+        self.commit()
+            .map_err(|e| write_error(e, Error::ChunkInsert))?;
         Ok(self.nchunks())
     }
 
     /// Replaces chunk `n`; returns the number of chunks.
     pub fn update_chunk(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
+        self.resync()?;
+        self.transaction(|s| s.update_inner(n, chunk))
+    }
+
+    fn update_inner(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
         if n < 0 || n >= self.nchunks() {
             return Err(Error::InvalidParam);
         }
         let (h, chunk) = checked(chunk)?;
         let at = n as usize;
-        let old_nbytes = nbytes_of(&self.chunk(n)?)? as i32;
+        let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         self.fit_chunksize(h.nbytes, n, Op::Update)?;
-        let (entry, cb) = self.place(&h, chunk)?;
+        let (entry, cb) = self
+            .place(&h, chunk)
+            .map_err(|e| write_error(e, Error::ChunkUpdate))?;
         match (&mut self.store, entry) {
             (Store::Memory(v), _) => v[at] = chunk.to_vec(),
             (Store::Frame(f, offs), Some(e)) => {
@@ -274,17 +375,23 @@ impl SuperChunk {
         self.nbytes += i64::from(h.nbytes) - i64::from(old_nbytes);
         self.cbytes += cb - old_cbytes;
         self.vl_blocks |= h.is_vl();
-        self.commit()?;
+        self.commit()
+            .map_err(|e| write_error(e, Error::ChunkUpdate))?;
         Ok(self.nchunks())
     }
 
     /// Removes chunk `n`; returns the new number of chunks.
     pub fn delete_chunk(&mut self, n: i64) -> Result<i64> {
+        self.resync()?;
+        self.transaction(|s| s.delete_inner(n))
+    }
+
+    fn delete_inner(&mut self, n: i64) -> Result<i64> {
         if n < 0 || n >= self.nchunks() {
             return Err(Error::InvalidParam);
         }
         let at = n as usize;
-        let old_nbytes = nbytes_of(&self.chunk(n)?)? as i32;
+        let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         let cs = self.chunksize;
         let was_last = n + 1 == self.nchunks();
@@ -313,6 +420,11 @@ impl SuperChunk {
 
     /// Reorders the chunks: new chunk `i` is old chunk `order[i]` (a permutation).
     pub fn reorder(&mut self, order: &[i64]) -> Result<()> {
+        self.resync()?;
+        self.transaction(|s| s.reorder_inner(order))
+    }
+
+    fn reorder_inner(&mut self, order: &[i64]) -> Result<()> {
         let n = self.nchunks() as usize;
         if order.len() != n {
             return Err(Error::Data);
@@ -360,7 +472,8 @@ impl SuperChunk {
 
     /// Decodes block `nblock` of the VL-block chunk `n`.
     pub fn vlblock(&mut self, n: i64, nblock: i32) -> Result<Vec<u8>> {
-        let chunk = self.chunk(n)?.into_owned();
+        self.resync()?;
+        let chunk = self.stored(n)?.into_owned();
         self.dctx.vl_decompress_block(&chunk, nblock)
     }
 }

@@ -68,6 +68,10 @@ pub struct SuperChunk {
     pub(crate) store: Store,
     pub(crate) storage: Storage,
     pub(crate) tick: i64,
+    /// What the file looked like after this handle last read or wrote it.
+    pub(crate) stamp: Option<(u64, Vec<u8>)>,
+    /// Bumped whenever a re-read replaced the state with another handle's changes.
+    pub(crate) generation: u64,
 }
 
 impl SuperChunk {
@@ -86,6 +90,8 @@ impl SuperChunk {
             store,
             storage,
             tick: 0,
+            stamp: None,
+            generation: 0,
         }
     }
 
@@ -145,6 +151,11 @@ impl SuperChunk {
     /// Counter bumped by every change.
     pub fn change_tick(&self) -> i64 {
         self.tick
+    }
+
+    /// Counter bumped whenever the state was re-read from another handle's changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Whether the chunks live in a frame.
@@ -218,6 +229,7 @@ impl SuperChunk {
         if self.needs_compaction() {
             self.compact_file()?;
         }
+        self.stamp = self.disk_stamp();
         Ok(())
     }
 

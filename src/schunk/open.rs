@@ -86,6 +86,7 @@ impl SuperChunk {
         sc.vlmetalayers = opened.vlmeta;
         sc.cctx = Context::compressor(cparams);
         sc.dctx = Context::decompressor(dparams);
+        sc.stamp = sc.disk_stamp();
         Ok(sc)
     }
 
@@ -132,7 +133,7 @@ impl SuperChunk {
     pub fn into_memory(mut self) -> Result<SuperChunk> {
         let mut chunks = Vec::with_capacity(self.nchunks() as usize);
         for n in 0..self.nchunks() {
-            chunks.push(self.chunk(n)?.into_owned());
+            chunks.push(self.stored(n)?.into_owned());
         }
         self.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
         self.store = Store::Memory(chunks);
@@ -148,6 +149,42 @@ impl SuperChunk {
 }
 
 impl SuperChunk {
+    /// The identity of the committed state of a file-backed frame on the file system: the
+    /// file (or index file) inode and the fixed part of its header. `None` for other
+    /// storage.
+    pub(crate) fn disk_stamp(&self) -> Option<(u64, Vec<u8>)> {
+        use std::os::unix::fs::{FileExt, MetadataExt};
+        let path = self.storage.urlpath.as_ref()?;
+        let on_fs = self.storage.io.as_ref().is_none_or(|io| {
+            io.id() == crate::io::IO_FILESYSTEM || io.id() == crate::io::IO_FILESYSTEM_MMAP
+        });
+        let (file, base) = match &self.store {
+            Store::Frame(Frame::Contiguous(f), _) if on_fs => (path.clone(), f.base()),
+            Store::Frame(Frame::Sparse(_), _) if on_fs => {
+                (path.join(crate::frame::sframe::INDEX_FILE), 0)
+            }
+            _ => return None,
+        };
+        let f = std::fs::File::open(&file).ok()?;
+        let ino = f.metadata().ok()?.ino();
+        let mut head = vec![0u8; crate::frame::header::HEADER_MINLEN];
+        f.read_exact_at(&mut head, base).ok()?;
+        Some((ino, head))
+    }
+
+    /// Re-reads the frame when another handle changed it since this one last saw it;
+    /// whether it did.
+    pub fn resync(&mut self) -> Result<bool> {
+        if self.stamp.is_none() {
+            return Ok(false);
+        }
+        let now = self.disk_stamp();
+        if now.is_none() || now == self.stamp {
+            return Ok(false);
+        }
+        self.refresh()
+    }
+
     /// Re-reads a file-backed frame that another handle may have changed; whether it had.
     pub fn refresh(&mut self) -> Result<bool> {
         let Some(path) = self.storage.urlpath.clone() else {
@@ -165,10 +202,12 @@ impl SuperChunk {
             && fresh.vlmetalayers == self.vlmetalayers
             && fresh.frame_len() == self.frame_len();
         if same {
+            self.stamp = fresh.stamp;
             return Ok(false);
         }
         fresh.storage.buffer = self.storage.buffer;
         fresh.tick = self.tick + 1;
+        fresh.generation = self.generation + 1;
         *self = fresh;
         Ok(true)
     }

@@ -60,7 +60,7 @@ impl SuperChunk {
             offs.push(match slot {
                 Slot::Special(_) => entry,
                 Slot::Stored(_) => {
-                    let c = self.chunk(n)?.into_owned();
+                    let c = self.stored(n)?.into_owned();
                     f.store_chunk(&c)? as i64
                 }
             });
@@ -113,7 +113,7 @@ impl SuperChunk {
         out.vlmetalayers = self.vlmetalayers.clone();
         out.commit()?;
         for n in 0..self.nchunks() {
-            let c = self.chunk(n)?.into_owned();
+            let c = self.stored(n)?.into_owned();
             out.append_chunk(&c)?;
         }
         Ok(out)

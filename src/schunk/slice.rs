@@ -54,7 +54,7 @@ impl SuperChunk {
             let len = if self.chunksize > 0 {
                 i64::from(self.chunksize).min(self.nbytes - pos)
             } else {
-                nbytes_of(&self.chunk(n)?)? as i64
+                nbytes_of(&self.stored(n)?)? as i64
             };
             let (a, b) = (lo.max(pos), hi.min(pos + len));
             if a < b {
@@ -86,6 +86,7 @@ impl SuperChunk {
 
     /// Decompresses items `start..stop` (typesize units) into `buf`.
     pub fn get_slice(&mut self, start: i64, stop: i64, buf: &mut [u8]) -> Result<()> {
+        self.resync()?;
         let (lo, hi) = self.item_range(start, stop)?;
         if ((hi - lo) as usize) > buf.len() {
             return Err(Error::InvalidParam);
@@ -115,13 +116,14 @@ impl SuperChunk {
 
     /// Overwrites items `start..stop` with `buf`, recompressing the touched chunks.
     pub fn set_slice(&mut self, start: i64, stop: i64, buf: &[u8]) -> Result<()> {
+        self.resync()?;
         let (lo, hi) = self.item_range(start, stop)?;
         if ((hi - lo) as usize) > buf.len() {
             return Err(Error::InvalidParam);
         }
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
-            let chunk = self.chunk(n)?.into_owned();
+            let chunk = self.stored(n)?.into_owned();
             let nb = nbytes_of(&chunk)?;
             if off + len > nb {
                 return Err(Error::Data);
@@ -146,6 +148,7 @@ impl SuperChunk {
     /// Gathers the items at `coords` into `buf` (fixed chunk size and explicit blocksize
     /// only, as in the reference).
     pub fn get_sparse(&mut self, coords: &[i64], buf: &mut [u8]) -> Result<()> {
+        self.resync()?;
         if self.chunksize <= 0 || self.cparams.blocksize == 0 {
             return Err(Error::InvalidParam);
         }
