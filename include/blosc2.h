@@ -1221,11 +1221,6 @@ typedef struct blosc2_storage {
 } blosc2_storage;
 
 /**
- * I/O backend: close a stream; returns 0 on success.
- */
-typedef int (*blosc2_close_cb)(void *stream);
-
-/**
  * User codec encoder: compresses `input` into `output`; returns the compressed size,
  * 0 if it does not fit, or a negative error.
  */
@@ -1280,11 +1275,6 @@ typedef struct blosc2_codec {
 } blosc2_codec;
 
 /**
- * I/O backend: release the backend parameters; returns 0 on success.
- */
-typedef int (*blosc2_destroy_cb)(void *params);
-
-/**
  * User filter, forward direction: (src, dest, size, meta, cparams, filter id); returns 0 on
  * success.
  */
@@ -1331,6 +1321,60 @@ typedef struct blosc2_filter {
    */
   blosc2_filter_backward_cb backward;
 } blosc2_filter;
+
+/**
+ * A tuner: a plugin that picks block sizes and compression parameters as data flows.
+ */
+typedef struct blosc2_tuner {
+  /**
+   * Set the tuner up for the given contexts; returns 0 on success.
+   */
+  int (*init)(void *config, blosc2_context *cctx, blosc2_context *dctx);
+  /**
+   * Choose the block size for the next compression.
+   */
+  int (*next_blocksize)(blosc2_context *context);
+  /**
+   * Choose the compression parameters for the next chunk.
+   */
+  int (*next_cparams)(blosc2_context *context);
+  /**
+   * Report the time the last compression took.
+   */
+  int (*update)(blosc2_context *context, double ctime);
+  /**
+   * Release the tuner state.
+   */
+  int (*free)(blosc2_context *context);
+  /**
+   * Tuner id (user tuners use 160..=255).
+   */
+  int id;
+  /**
+   * Tuner name.
+   */
+  char *name;
+} blosc2_tuner;
+
+/**
+ * User-supplied parallel-for: runs `dojob` on each of the `numjobs` items of `jobdata`
+ * (each `jobdata_elsize` bytes long) and returns once all of them are done.
+ */
+typedef void (*blosc_threads_callback)(void *callback_data,
+                                       void (*dojob)(void*),
+                                       int numjobs,
+                                       size_t jobdata_elsize,
+                                       void *jobdata);
+
+/**
+ * I/O backend: close a stream; returns 0 on success.
+ */
+typedef int (*blosc2_close_cb)(void *stream);
+
+/**
+ * I/O backend: release the backend parameters; returns 0 on success.
+ */
+typedef int (*blosc2_destroy_cb)(void *params);
 
 /**
  * The frame (contiguous or sparse serialisation) behind a super-chunk (opaque).
@@ -1595,50 +1639,6 @@ typedef struct blosc2_schunk {
 } blosc2_schunk;
 
 /**
- * A tuner: a plugin that picks block sizes and compression parameters as data flows.
- */
-typedef struct blosc2_tuner {
-  /**
-   * Set the tuner up for the given contexts; returns 0 on success.
-   */
-  int (*init)(void *config, blosc2_context *cctx, blosc2_context *dctx);
-  /**
-   * Choose the block size for the next compression.
-   */
-  int (*next_blocksize)(blosc2_context *context);
-  /**
-   * Choose the compression parameters for the next chunk.
-   */
-  int (*next_cparams)(blosc2_context *context);
-  /**
-   * Report the time the last compression took.
-   */
-  int (*update)(blosc2_context *context, double ctime);
-  /**
-   * Release the tuner state.
-   */
-  int (*free)(blosc2_context *context);
-  /**
-   * Tuner id (user tuners use 160..=255).
-   */
-  int id;
-  /**
-   * Tuner name.
-   */
-  char *name;
-} blosc2_tuner;
-
-/**
- * User-supplied parallel-for: runs `dojob` on each of the `numjobs` items of `jobdata`
- * (each `jobdata_elsize` bytes long) and returns once all of them are done.
- */
-typedef void (*blosc_threads_callback)(void *callback_data,
-                                       void (*dojob)(void*),
-                                       int numjobs,
-                                       size_t jobdata_elsize,
-                                       void *jobdata);
-
-/**
  * Typesize and flags byte of a chunk (both 0 for an invalid header).
  *
  * # Safety
@@ -1739,7 +1739,8 @@ int32_t blosc2_bitshuffle(int32_t typesize,
                           void *dest);
 
 /**
- * Reverses [`blosc2_bitshuffle`]; returns `blocksize`.
+ * Reverses [`blosc2_bitshuffle`]; returns `blocksize` (-1 for a negative size, as in the
+ * reference).
  *
  * # Safety
  * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
@@ -1751,7 +1752,9 @@ int32_t blosc2_bitunshuffle(int32_t typesize,
                             void *dest);
 
 /**
- * Name of the library that compressed a chunk; NULL for invalid headers and user codecs.
+ * Name of the library that compressed a chunk; NULL for invalid headers. For other codec
+ * formats (user codecs) it is the name of the first registered codec whose library code
+ * equals the format, as in the reference (usually none).
  *
  * # Safety
  * `cbuffer` must be readable for 16 bytes.
@@ -1878,12 +1881,20 @@ int blosc2_compress_ctx(blosc2_context *context,
 
 /**
  * Creates a compression context; NULL for reserved filter ids or a plugin codec named by
- * `BLOSC_COMPRESSOR`.
+ * `BLOSC_COMPRESSOR`. The prefilter parameters are copied.
+ *
+ * # Safety
+ * `cparams.preparams` must be NULL or readable; `cparams.schunk` NULL or a live
+ * super-chunk.
  */
 BLOSC_EXPORT blosc2_context *blosc2_create_cctx(struct blosc2_cparams cparams);
 
 /**
- * Creates a decompression context.
+ * Creates a decompression context; the postfilter parameters are copied.
+ *
+ * # Safety
+ * `dparams.postparams` must be NULL or readable; `dparams.schunk` NULL or a live
+ * super-chunk.
  */
 BLOSC_EXPORT blosc2_context *blosc2_create_dctx(struct blosc2_dparams dparams);
 
@@ -1971,7 +1982,8 @@ BLOSC_EXPORT struct blosc2_storage blosc2_get_blosc2_storage_defaults(void);
 
 /**
  * Stores malloc'ed copies of the library name and version of codec `compname` (the caller
- * frees them); returns the library code, or -1 (and NULLs) for unknown names.
+ * frees them); returns the library code, or -1 (and NULLs) for unknown names. Registered
+ * codecs report their own library code and name, and version "unknown".
  *
  * # Safety
  * `compname` must be NULL or a NUL-terminated string; `complib` and `version` must be
@@ -2046,14 +2058,65 @@ BLOSC_EXPORT void blosc2_init(void);
 BLOSC_EXPORT const char *blosc2_list_compressors(void);
 
 /**
+ * Registers a user codec (id 160..=255); re-registering an id with the same name does
+ * nothing. Returns 0, -8 for other ids or another name under a used id.
+ *
+ * # Safety
+ * `codec` must be NULL or point to a codec whose `compname` is a NUL-terminated string;
+ * its functions must stay callable for the life of the process.
+ */
+BLOSC_EXPORT int blosc2_register_codec(struct blosc2_codec *codec);
+
+/**
+ * Registers a user filter (id 160..=255); re-registering an id with the same name does
+ * nothing. Returns 0, -1 for other ids or another name under a used id.
+ *
+ * # Safety
+ * `filter` must be NULL or point to a filter whose `name` is a NUL-terminated string; its
+ * functions must stay callable for the life of the process.
+ */
+BLOSC_EXPORT int blosc2_register_filter(struct blosc2_filter *filter);
+
+/**
+ * Registers a user tuner (id 160..=255); re-registering an id with the same name does
+ * nothing. Returns 0, -1 for other ids or another name under a used id.
+ *
+ * # Safety
+ * `tuner` must be NULL or point to a tuner whose `name` is a NUL-terminated string. Only
+ * its id and name are kept: tuners drive super-chunks, which this library does not tune.
+ */
+BLOSC_EXPORT int blosc2_register_tuner(struct blosc2_tuner *tuner);
+
+/**
  * Turns the global DELTA filter on (non-zero) or off.
  */
 BLOSC_EXPORT void blosc2_set_delta(int dodelta);
 
 /**
+ * Skips the blocks whose `maskout` entry is true in the next `blosc2_decompress_ctx` call
+ * only (getitem ignores the mask). A mask of the wrong length makes that call fail.
+ * Returns 0, or -4 when the mask cannot be stored.
+ *
+ * # Safety
+ * `ctx` must be a live context and `maskout` readable for `nblocks` booleans.
+ */
+BLOSC_EXPORT int blosc2_set_maskout(blosc2_context *ctx, bool *maskout, int nblocks);
+
+/**
  * Sets the global number of threads; returns the previous value or -12.
  */
 BLOSC_EXPORT int16_t blosc2_set_nthreads(int16_t nthreads);
+
+/**
+ * Installs a parallel-for used instead of the library's threads by every later parallel
+ * compression or decompression (NULL restores the library's threads). The callback gets
+ * `numjobs` elements of `jobdata_elsize` bytes and must call `dojob` on each before
+ * returning.
+ *
+ * # Safety
+ * `callback` must be a valid parallel-for as described; `callback_data` is handed to it.
+ */
+BLOSC_EXPORT void blosc2_set_threads_callback(blosc_threads_callback callback, void *callback_data);
 
 /**
  * Byte-shuffles `blocksize` bytes of `typesize`-byte elements; returns `blocksize`.

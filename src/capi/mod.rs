@@ -8,8 +8,11 @@ pub mod context;
 pub mod defaults;
 pub mod filters;
 pub mod global;
+mod hooks;
 pub mod names;
+pub mod plugins;
 pub mod special;
+pub mod threads;
 pub mod types;
 pub mod vlblocks;
 

@@ -4,6 +4,7 @@ pub(crate) mod compress;
 pub(crate) mod decompress;
 pub(crate) mod getitem;
 pub mod header;
+pub mod hooks;
 pub(crate) mod pipeline;
 pub mod scratch;
 pub mod special;

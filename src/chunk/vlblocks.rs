@@ -1,12 +1,16 @@
 //! Chunks with variable-length blocks (format version 6, `blosc2_flags2` bit 0).
 
-use super::decompress::{read_dict, OwnedDict};
+use std::sync::Arc;
+
+use super::decompress::{read_dict, DecompressEnv, OwnedDict};
 use super::header::{read_i32, Header};
-use super::pipeline::{self, Filters};
+use super::pipeline::{self, resolve, Filters, Plugins};
 use super::scratch::{ensure, Scratch};
 use super::streams::{DecParams, Dict};
 use crate::constants::*;
+use crate::context::DParams;
 use crate::error::{Error, Result};
+use crate::registry::plugins::{self, Codec, DecompressCall};
 
 /// A VL chunk with checked block starts.
 struct VlChunk<'a> {
@@ -14,10 +18,14 @@ struct VlChunk<'a> {
     src: &'a [u8],
     nblocks: usize,
     dict: Option<OwnedDict>,
+    plugins: Plugins,
+    codec: Option<Arc<Codec>>,
+    dparams: DParams,
+    env: DecompressEnv<'a>,
 }
 
 impl<'a> VlChunk<'a> {
-    fn new(h: Header, src: &'a [u8]) -> Result<VlChunk<'a>> {
+    fn new(h: Header, src: &'a [u8], env: DecompressEnv<'a>) -> Result<VlChunk<'a>> {
         let nblocks = h.blocksize as usize;
         let bstarts_end = EXTENDED_HEADER_LENGTH + 4 * nblocks;
         if src.len() < bstarts_end {
@@ -36,6 +44,17 @@ impl<'a> VlChunk<'a> {
             src,
             nblocks,
             dict,
+            plugins: resolve(&h.filters),
+            codec: if h.compformat() == UDCODEC_FORMAT {
+                plugins::codec(h.udcodec)
+            } else {
+                None
+            },
+            dparams: DParams {
+                nthreads: env.nthreads,
+                typesize: i32::from(h.typesize),
+            },
+            env,
         })
     }
 
@@ -61,17 +80,26 @@ impl<'a> VlChunk<'a> {
     fn params(&self) -> DecParams<'_> {
         DecParams {
             compformat: self.h.compformat(),
+            compcode_meta: self.h.compcode_meta,
             dont_split: true,
             filters: Filters {
                 ids: self.h.filters,
                 meta: self.h.filters_meta,
                 typesize: usize::from(self.h.typesize),
                 version: self.h.version,
+                plugins: &self.plugins,
             },
             dict: self.dict.as_ref().map(|d| match d {
                 OwnedDict::Zstd(z) => Dict::Zstd(z),
                 OwnedDict::Lz4(r) => Dict::Lz4(&self.src[r.clone()]),
             }),
+            codec: self.codec.as_deref(),
+            call: DecompressCall {
+                dparams: &self.dparams,
+                chunk: self.src,
+                schunk_typesize: self.env.schunk_typesize,
+                host: self.env.host,
+            },
         }
     }
 
@@ -96,7 +124,7 @@ impl<'a> VlChunk<'a> {
         }
         if buffered || p.filters.has_delta() {
             let Scratch { a, b, .. } = sc;
-            pipeline::backward(&p.filters, a, b, out, &[], 0)?;
+            pipeline::backward(&p.filters, &p.call, a, b, out, &[], 0)?;
         }
         Ok(())
     }
@@ -105,11 +133,12 @@ impl<'a> VlChunk<'a> {
 /// Decompresses every block of the VL chunk `src` one after the other into `dst`.
 pub(crate) fn decompress_concat(
     sc: &mut Scratch,
+    env: DecompressEnv,
     h: Header,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<usize> {
-    let c = VlChunk::new(h, src)?;
+    let c = VlChunk::new(h, src, env)?;
     // The block sizes must add up to nbytes before anything is written.
     let mut total = 0usize;
     for j in 0..c.nblocks {
@@ -139,12 +168,17 @@ pub fn nblocks(src: &[u8]) -> Result<i32> {
 }
 
 /// Decompresses block `nblock` of the VL chunk `src` into a new buffer.
-pub(crate) fn decompress_block(sc: &mut Scratch, src: &[u8], nblock: i32) -> Result<Vec<u8>> {
+pub(crate) fn decompress_block(
+    sc: &mut Scratch,
+    env: DecompressEnv,
+    src: &[u8],
+    nblock: i32,
+) -> Result<Vec<u8>> {
     let h = Header::parse(src)?;
     if !h.is_vl() || nblock < 0 || nblock >= h.blocksize {
         return Err(Error::InvalidParam);
     }
-    let c = VlChunk::new(h, src)?;
+    let c = VlChunk::new(h, src, env)?;
     let j = nblock as usize;
     let (ulen, _) = c.stream(j)?;
     if ulen > h.nbytes as usize {
