@@ -2151,6 +2151,24 @@ int32_t blosc2_unshuffle(int32_t typesize,
 BLOSC_EXPORT int blosc2_vlchunk_get_nblocks(const void *src, int32_t srcsize, int32_t *nblocks);
 
 /**
+ * Compresses `nblocks` caller buffers (`srcs[i]`, `srcsizes[i]` bytes each) into one chunk
+ * with variable-length blocks; returns its size, 0 when it does not fit, or a negative
+ * error (-12 for a decompression context, no blocks, NULL or empty blocks; -35 for a total
+ * above `BLOSC2_MAX_BUFFERSIZE` or a destination under 32 bytes).
+ *
+ * # Safety
+ * `context` must be a live context; `srcs` and `srcsizes` readable for `nblocks` entries,
+ * each `srcs[i]` readable for `srcsizes[i]` bytes; `dest` writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_vlcompress_ctx(blosc2_context *context,
+                          const void *const *srcs,
+                          const int32_t *srcsizes,
+                          int32_t nblocks,
+                          void *dest,
+                          int32_t destsize);
+
+/**
  * Decompresses block `nblock` of a VL-block chunk into a new malloc'ed buffer stored in
  * `*dest` (size in `*destsize`); returns the block size.
  *

@@ -3,7 +3,7 @@
 use crate::chunk::compress::{self, CompressEnv, CompressState};
 use crate::chunk::decompress::{self, DecompressEnv, DecompressState};
 use crate::chunk::hooks::{PostfilterFn, Prefilter};
-use crate::chunk::{getitem, vlblocks};
+use crate::chunk::{getitem, vlblocks, vlcompress};
 use crate::error::{Error, Result};
 use crate::registry::plugins::HostData;
 use crate::threads::Pool;
@@ -328,6 +328,31 @@ impl Context {
             return Err(Error::InvalidParam);
         }
         self.getitem(src, start / ts, nbytes / ts, dst)
+    }
+
+    /// Compresses `blocks` into one chunk with variable-length blocks in `dst` (`dst.len()`
+    /// is the destination size); `Ok(0)` when it does not fit.
+    pub fn vl_compress(&mut self, blocks: &[&[u8]], dst: &mut [u8]) -> Result<usize> {
+        let Mode::Compress(cp) = self.mode else {
+            return Err(Error::InvalidParam);
+        };
+        if self.nthreads <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let env = self.callbacks.compress_env();
+        let pool = Context::pool(&mut self.pool, self.nthreads);
+        vlcompress::compress(&cp, &mut self.cstate, pool, &env, blocks, dst)
+    }
+
+    /// Decompresses every block of the VL-block chunk `src` into buffers of their own;
+    /// fails with [`Error::InvalidParam`] when it has more than `maxblocks` blocks.
+    pub fn vl_decompress(&mut self, src: &[u8], maxblocks: usize) -> Result<Vec<Vec<u8>>> {
+        if self.is_compressor() || self.nthreads <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let env = self.callbacks.decompress_env(self.nthreads);
+        let pool = Context::pool(&mut self.pool, self.nthreads);
+        vlblocks::decompress_blocks(&mut self.dstate.scratch, pool, env, src, maxblocks)
     }
 
     /// Decompresses block `nblock` of the VL-block chunk `src` into a new buffer.

@@ -152,7 +152,7 @@ fn nstreams(lay: &Layout) -> usize {
 }
 
 /// Whether every filter slot holds a built-in or registered filter.
-fn filters_known(ids: &[u8; MAX_FILTERS], plugins: &super::pipeline::Plugins) -> bool {
+pub(crate) fn filters_known(ids: &[u8; MAX_FILTERS], plugins: &super::pipeline::Plugins) -> bool {
     ids.iter()
         .zip(plugins)
         .all(|(&id, p)| id < LAST_FILTER || p.is_some())

@@ -361,7 +361,7 @@ pub(crate) fn decompress(
     }
     h.check_source(src.len())?;
     if h.is_vl() {
-        return super::vlblocks::decompress_concat(&mut st.scratch, env, h, src, dst);
+        return super::vlblocks::decompress_concat(&mut st.scratch, pool, env, h, src, dst);
     }
     let Some(c) = prepare(h, src, env)? else {
         return Ok(0);

@@ -11,6 +11,7 @@ pub mod special;
 pub(crate) mod streams;
 pub mod stune;
 pub mod vlblocks;
+pub(crate) mod vlcompress;
 
 pub use header::Header;
 pub use vlblocks::nblocks as vl_nblocks;

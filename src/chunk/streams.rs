@@ -64,7 +64,12 @@ fn zstd_level(clevel: u8) -> i32 {
     }
 }
 
-fn codec_compress(p: &EncParams, codecs: &mut Codecs, src: &[u8], dst: &mut [u8]) -> Result<usize> {
+pub(crate) fn codec_compress(
+    p: &EncParams,
+    codecs: &mut Codecs,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<usize> {
     let clevel = i32::from(p.clevel);
     Ok(match p.compcode {
         BLOSCLZ => blosclz::compress(clevel, src, dst),

@@ -1,6 +1,6 @@
 //! Chunks with variable-length blocks (format version 6, `blosc2_flags2` bit 0).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::decompress::{read_dict, DecompressEnv, OwnedDict};
 use super::header::{read_i32, Header};
@@ -11,6 +11,7 @@ use crate::constants::*;
 use crate::context::DParams;
 use crate::error::{Error, Result};
 use crate::registry::plugins::{self, Codec, DecompressCall};
+use crate::threads::{FirstError, Pool};
 
 /// A VL chunk with checked block starts.
 struct VlChunk<'a> {
@@ -130,9 +131,53 @@ impl<'a> VlChunk<'a> {
     }
 }
 
-/// Decompresses every block of the VL chunk `src` one after the other into `dst`.
+/// Decodes block `j` into `outs[j]` for every block, serially or on the pool.
+fn decode_all(
+    c: &VlChunk,
+    sc: &mut Scratch,
+    pool: Option<&Pool>,
+    outs: Vec<&mut [u8]>,
+) -> Result<()> {
+    match pool.filter(|_| outs.len() > 1) {
+        None => {
+            for (j, out) in outs.into_iter().enumerate() {
+                c.decode(sc, j, out)?;
+            }
+            Ok(())
+        }
+        Some(pool) => {
+            let cells: Vec<Mutex<&mut [u8]>> = outs.into_iter().map(Mutex::new).collect();
+            let errors = FirstError::new();
+            pool.for_each_block(cells.len(), &|j, _, sc| {
+                let mut out = cells[j].lock().unwrap_or_else(PoisonError::into_inner);
+                if let Err(e) = c.decode(sc, j, &mut out) {
+                    errors.record(j, e);
+                }
+            })?;
+            errors.into_result()
+        }
+    }
+}
+
+/// The uncompressed sizes of the blocks, which must add up to nbytes.
+fn block_sizes(c: &VlChunk) -> Result<Vec<usize>> {
+    let mut total = 0usize;
+    let mut sizes = Vec::with_capacity(c.nblocks);
+    for j in 0..c.nblocks {
+        let n = c.stream(j)?.0;
+        total = total.checked_add(n).ok_or(Error::InvalidHeader)?;
+        sizes.push(n);
+    }
+    if total != c.h.nbytes as usize {
+        return Err(Error::InvalidHeader);
+    }
+    Ok(sizes)
+}
+
+/// Decompresses every block of the VL chunk `src` into `dst`, one after the other.
 pub(crate) fn decompress_concat(
     sc: &mut Scratch,
+    pool: Option<&Pool>,
     env: DecompressEnv,
     h: Header,
     src: &[u8],
@@ -140,22 +185,50 @@ pub(crate) fn decompress_concat(
 ) -> Result<usize> {
     let c = VlChunk::new(h, src, env)?;
     // The block sizes must add up to nbytes before anything is written.
-    let mut total = 0usize;
-    for j in 0..c.nblocks {
-        total = total
-            .checked_add(c.stream(j)?.0)
-            .ok_or(Error::InvalidHeader)?;
-    }
-    if total != h.nbytes as usize || total > dst.len() {
+    let sizes = block_sizes(&c)?;
+    let total = h.nbytes as usize;
+    if total > dst.len() {
         return Err(Error::InvalidHeader);
     }
-    let mut pos = 0usize;
-    for j in 0..c.nblocks {
-        let (ulen, _) = c.stream(j)?;
-        c.decode(sc, j, &mut dst[pos..pos + ulen])?;
-        pos += ulen;
+    let mut outs = Vec::with_capacity(sizes.len());
+    let mut rest = &mut dst[..total];
+    for &n in &sizes {
+        let (head, tail) = rest.split_at_mut(n);
+        outs.push(head);
+        rest = tail;
     }
-    Ok(pos)
+    decode_all(&c, sc, pool, outs)?;
+    Ok(total)
+}
+
+/// Decompresses every block of the VL chunk `src` into buffers of their own.
+pub(crate) fn decompress_blocks(
+    sc: &mut Scratch,
+    pool: Option<&Pool>,
+    env: DecompressEnv,
+    src: &[u8],
+    maxblocks: usize,
+) -> Result<Vec<Vec<u8>>> {
+    let h = Header::parse(src)?;
+    if !h.is_vl() || h.blocksize as usize > maxblocks {
+        return Err(Error::InvalidParam);
+    }
+    let c = VlChunk::new(h, src, env)?;
+    let mut blocks: Vec<Vec<u8>> = block_sizes(&c)?
+        .into_iter()
+        .map(|n| {
+            let mut v = Vec::new();
+            ensure(&mut v, n);
+            v
+        })
+        .collect();
+    decode_all(
+        &c,
+        sc,
+        pool,
+        blocks.iter_mut().map(|b| &mut b[..]).collect(),
+    )?;
+    Ok(blocks)
 }
 
 /// Number of blocks of the VL chunk `src`.

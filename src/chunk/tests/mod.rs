@@ -8,3 +8,4 @@ mod hostile;
 mod plugins;
 mod refc;
 mod roundtrip;
+mod vl;
