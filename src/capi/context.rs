@@ -52,7 +52,7 @@ unsafe fn schunk_typesize(schunk: *mut c_void) -> Option<i32> {
 }
 
 /// Filter ids `blosc2_create_cctx` refuses: 5..=31 and 37..=159 are reserved.
-fn filter_id_reserved(id: u8) -> bool {
+pub(crate) fn filter_id_reserved(id: u8) -> bool {
     (5..=31).contains(&id) || (37..=159).contains(&id)
 }
 

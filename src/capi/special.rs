@@ -2,7 +2,7 @@
 
 use std::ffi::{c_int, c_void};
 
-use super::context::core_cparams;
+use super::context::{core_cparams, filter_id_reserved};
 use super::ffi::{bytes, bytes_mut, code, guard, size};
 use super::types::blosc2_cparams;
 use crate::chunk::special::build;
@@ -25,6 +25,9 @@ unsafe fn write_special(
         let Some(dst) = (unsafe { bytes_mut(dest, size(destsize)) }) else {
             return Error::NullPointer.code();
         };
+        if cparams.filters.iter().copied().any(filter_id_reserved) {
+            return Error::NullPointer.code();
+        }
         code(build(&core_cparams(cparams), nbytes, kind, &[], dst))
     })
 }
@@ -95,6 +98,9 @@ pub unsafe extern "C" fn blosc2_chunk_repeatval(
         }) else {
             return Error::NullPointer.code();
         };
+        if cparams.filters.iter().copied().any(filter_id_reserved) {
+            return Error::NullPointer.code();
+        }
         code(build(
             &core_cparams(&cparams),
             nbytes,

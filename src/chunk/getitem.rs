@@ -52,7 +52,11 @@ pub(crate) fn getitem(
         } else {
             &[]
         };
-        special::fill(special, usize::from(h.typesize), value, out)?;
+        if special == SPECIAL_VALUE && !value.is_empty() {
+            special::fill_value_from(value, begin, out);
+        } else {
+            special::fill(special, usize::from(h.typesize), value, out)?;
+        }
         return Ok(out.len());
     }
     if h.is_memcpyed() && !post {

@@ -24,7 +24,13 @@ pub fn build(
         return Err(Error::CodecParam);
     }
     let ts = cparams.typesize;
-    if ts <= 0 || ts > MAXTYPESIZE {
+    if ts <= 0 {
+        return Err(Error::InvalidParam);
+    }
+    if nbytes > 0 && nbytes % ts != 0 {
+        return Err(Error::Data);
+    }
+    if ts > MAXTYPESIZE {
         return Err(Error::InvalidParam);
     }
     let extra = if kind == SPECIAL_VALUE {
@@ -83,6 +89,16 @@ pub(crate) fn fill(special: u8, typesize: usize, value: &[u8], out: &mut [u8]) -
         _ => return Err(Error::Data),
     }
     Ok(())
+}
+
+/// Fills `out` with the bytes of the repeated `value` as they appear from byte `offset` of
+/// the chunk (the value may be wider than the stored typesize, so `offset` need not be a
+/// multiple of its width).
+pub(crate) fn fill_value_from(value: &[u8], offset: usize, out: &mut [u8]) {
+    let w = value.len();
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = value[(offset + i) % w];
+    }
 }
 
 /// Repeats `pattern` over `out` (whose length is a multiple of the pattern's).
