@@ -1573,28 +1573,6 @@ typedef struct blosc2_filter {
 } blosc2_filter;
 
 /**
- * Instrumentation record produced by a codec when `instr_codec` is set.
- */
-typedef struct blosc2_instr {
-  /**
-   * Compression ratio of the block.
-   */
-  float cratio;
-  /**
-   * Compression speed.
-   */
-  float cspeed;
-  /**
-   * Speed of the filter pipeline.
-   */
-  float filter_speed;
-  /**
-   * Flags of the block.
-   */
-  uint8_t flags[4];
-} blosc2_instr;
-
-/**
  * A tuner: a plugin that picks block sizes and compression parameters as data flows.
  */
 typedef struct blosc2_tuner {
@@ -1637,6 +1615,28 @@ typedef void (*blosc_threads_callback)(void *callback_data,
                                        int numjobs,
                                        size_t jobdata_elsize,
                                        void *jobdata);
+
+/**
+ * Instrumentation record produced by a codec when `instr_codec` is set.
+ */
+typedef struct blosc2_instr {
+  /**
+   * Compression ratio of the block.
+   */
+  float cratio;
+  /**
+   * Compression speed.
+   */
+  float cspeed;
+  /**
+   * Speed of the filter pipeline.
+   */
+  float filter_speed;
+  /**
+   * Flags of the block.
+   */
+  uint8_t flags[4];
+} blosc2_instr;
 
 /**
  * Typesize and flags byte of a chunk (both 0 for an invalid header).
@@ -1752,7 +1752,9 @@ int32_t blosc2_bitunshuffle(int32_t typesize,
                             void *dest);
 
 /**
- * Name of the library that compressed a chunk; NULL for invalid headers and user codecs.
+ * Name of the library that compressed a chunk; NULL for invalid headers. For other codec
+ * formats (user codecs) it is the name of the first registered codec whose library code
+ * equals the format, as in the reference (usually none).
  *
  * # Safety
  * `cbuffer` must be readable for 16 bytes.
@@ -1879,12 +1881,20 @@ int blosc2_compress_ctx(blosc2_context *context,
 
 /**
  * Creates a compression context; NULL for reserved filter ids or a plugin codec named by
- * `BLOSC_COMPRESSOR`.
+ * `BLOSC_COMPRESSOR`. The prefilter parameters are copied.
+ *
+ * # Safety
+ * `cparams.preparams` must be NULL or readable; `cparams.schunk` NULL or a live
+ * super-chunk.
  */
 BLOSC_EXPORT blosc2_context *blosc2_create_cctx(struct blosc2_cparams cparams);
 
 /**
- * Creates a decompression context.
+ * Creates a decompression context; the postfilter parameters are copied.
+ *
+ * # Safety
+ * `dparams.postparams` must be NULL or readable; `dparams.schunk` NULL or a live
+ * super-chunk.
  */
 BLOSC_EXPORT blosc2_context *blosc2_create_dctx(struct blosc2_dparams dparams);
 
@@ -1980,7 +1990,8 @@ BLOSC_EXPORT struct blosc2_storage blosc2_get_blosc2_storage_defaults(void);
 
 /**
  * Stores malloc'ed copies of the library name and version of codec `compname` (the caller
- * frees them); returns the library code, or -1 (and NULLs) for unknown names.
+ * frees them); returns the library code, or -1 (and NULLs) for unknown names. Registered
+ * codecs report their own library code and name, and version "unknown".
  *
  * # Safety
  * `compname` must be NULL or a NUL-terminated string; `complib` and `version` must be
@@ -2110,6 +2121,26 @@ void blosc2_multidim_to_unidim(const int64_t *index,
                                int64_t *i);
 
 /**
+ * Registers a user codec (id 160..=255); re-registering an id with the same name does
+ * nothing. Returns 0, -8 for other ids or another name under a used id.
+ *
+ * # Safety
+ * `codec` must be NULL or point to a codec whose `compname` is a NUL-terminated string;
+ * its functions must stay callable for the life of the process.
+ */
+BLOSC_EXPORT int blosc2_register_codec(struct blosc2_codec *codec);
+
+/**
+ * Registers a user filter (id 160..=255); re-registering an id with the same name does
+ * nothing. Returns 0, -1 for other ids or another name under a used id.
+ *
+ * # Safety
+ * `filter` must be NULL or point to a filter whose `name` is a NUL-terminated string; its
+ * functions must stay callable for the life of the process.
+ */
+BLOSC_EXPORT int blosc2_register_filter(struct blosc2_filter *filter);
+
+/**
  * Registers a user I/O backend (id 160..=255); 0, `-30` for a bad id, a taken id or name,
  * or a full table, `-12` for NULL.
  *
@@ -2117,6 +2148,16 @@ void blosc2_multidim_to_unidim(const int64_t *index,
  * `io` must be NULL or a valid `blosc2_io_cb` with a NUL-terminated name.
  */
 BLOSC_EXPORT int blosc2_register_io_cb(const struct blosc2_io_cb *io);
+
+/**
+ * Registers a user tuner (id 160..=255); re-registering an id with the same name does
+ * nothing. Returns 0, -1 for other ids or another name under a used id.
+ *
+ * # Safety
+ * `tuner` must be NULL or point to a tuner whose `name` is a NUL-terminated string. Only
+ * its id and name are kept: tuners drive super-chunks, which this library does not tune.
+ */
+BLOSC_EXPORT int blosc2_register_tuner(struct blosc2_tuner *tuner);
 
 /**
  * Removes a directory and everything in it; 0, `-16` when `path` is no directory, or
@@ -2485,9 +2526,30 @@ int64_t blosc2_schunk_update_chunk(struct blosc2_schunk *schunk,
 BLOSC_EXPORT void blosc2_set_delta(int dodelta);
 
 /**
+ * Skips the blocks whose `maskout` entry is true in the next `blosc2_decompress_ctx` call
+ * only (getitem ignores the mask). A mask of the wrong length makes that call fail.
+ * Returns 0, or -4 when the mask cannot be stored.
+ *
+ * # Safety
+ * `ctx` must be a live context and `maskout` readable for `nblocks` booleans.
+ */
+BLOSC_EXPORT int blosc2_set_maskout(blosc2_context *ctx, bool *maskout, int nblocks);
+
+/**
  * Sets the global number of threads; returns the previous value or -12.
  */
 BLOSC_EXPORT int16_t blosc2_set_nthreads(int16_t nthreads);
+
+/**
+ * Installs a parallel-for used instead of the library's threads by every later parallel
+ * compression or decompression (NULL restores the library's threads). The callback gets
+ * `numjobs` elements of `jobdata_elsize` bytes and must call `dojob` on each before
+ * returning.
+ *
+ * # Safety
+ * `callback` must be a valid parallel-for as described; `callback_data` is handed to it.
+ */
+BLOSC_EXPORT void blosc2_set_threads_callback(blosc_threads_callback callback, void *callback_data);
 
 /**
  * Byte-shuffles `blocksize` bytes of `typesize`-byte elements; returns `blocksize`.
@@ -2532,6 +2594,24 @@ int32_t blosc2_unshuffle(int32_t typesize,
  * `src` must be readable for `srcsize` bytes and `nblocks` writable.
  */
 BLOSC_EXPORT int blosc2_vlchunk_get_nblocks(const void *src, int32_t srcsize, int32_t *nblocks);
+
+/**
+ * Compresses `nblocks` caller buffers (`srcs[i]`, `srcsizes[i]` bytes each) into one chunk
+ * with variable-length blocks; returns its size, 0 when it does not fit, or a negative
+ * error (-12 for a decompression context, no blocks, NULL or empty blocks; -35 for a total
+ * above `BLOSC2_MAX_BUFFERSIZE` or a destination under 32 bytes).
+ *
+ * # Safety
+ * `context` must be a live context; `srcs` and `srcsizes` readable for `nblocks` entries,
+ * each `srcs[i]` readable for `srcsizes[i]` bytes; `dest` writable for `destsize` bytes.
+ */
+BLOSC_EXPORT
+int blosc2_vlcompress_ctx(blosc2_context *context,
+                          const void *const *srcs,
+                          const int32_t *srcsizes,
+                          int32_t nblocks,
+                          void *dest,
+                          int32_t destsize);
 
 /**
  * Decompresses block `nblock` of a VL-block chunk into a new malloc'ed buffer stored in

@@ -1,9 +1,11 @@
 //! Compression and decompression parameters and the context that carries them.
 
-use crate::chunk::compress::{self, CompressState};
-use crate::chunk::decompress::{self, DecompressState};
-use crate::chunk::{getitem, vlblocks};
+use crate::chunk::compress::{self, CompressEnv, CompressState};
+use crate::chunk::decompress::{self, DecompressEnv, DecompressState};
+use crate::chunk::hooks::{PostfilterFn, Prefilter};
+use crate::chunk::{getitem, vlblocks, vlcompress};
 use crate::error::{Error, Result};
+use crate::registry::plugins::HostData;
 use crate::threads::Pool;
 
 /// Compression parameters (the safe mirror of `blosc2_cparams`).
@@ -76,11 +78,55 @@ enum Mode {
     Decompress(DParams),
 }
 
+/// Callbacks and host data of a context.
+#[derive(Default, Clone)]
+struct Callbacks {
+    prefilter: Option<Prefilter>,
+    postfilter: Option<PostfilterFn>,
+    host: Option<HostData>,
+    schunk_typesize: Option<i32>,
+    nchunk: Option<i64>,
+}
+
+impl Callbacks {
+    fn compress_env(&self) -> CompressEnv<'_> {
+        CompressEnv {
+            prefilter: self.prefilter.as_ref(),
+            host: self.host.as_deref(),
+            schunk_typesize: self.schunk_typesize,
+            nchunk: self.nchunk.unwrap_or(-1),
+        }
+    }
+
+    fn decompress_env(&self, nthreads: i16) -> DecompressEnv<'_> {
+        DecompressEnv {
+            postfilter: self.postfilter.as_ref(),
+            host: self.host.as_deref(),
+            schunk_typesize: self.schunk_typesize,
+            nchunk: self.nchunk.unwrap_or(-1),
+            nthreads,
+        }
+    }
+}
+
+impl std::fmt::Debug for Callbacks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Callbacks")
+            .field("prefilter", &self.prefilter)
+            .field("postfilter", &self.postfilter.is_some())
+            .field("host", &self.host.is_some())
+            .field("schunk_typesize", &self.schunk_typesize)
+            .field("nchunk", &self.nchunk)
+            .finish()
+    }
+}
+
 /// A compression or decompression context: parameters, reusable working memory and, when
 /// more than one thread is asked for, a worker pool (created on first use).
 #[derive(Debug)]
 pub struct Context {
     mode: Mode,
+    callbacks: Callbacks,
     blosc1_header: bool,
     last_blocksize: Option<i32>,
     nthreads: i16,
@@ -93,6 +139,7 @@ impl Context {
     fn new(mode: Mode, nthreads: i16) -> Context {
         Context {
             mode,
+            callbacks: Callbacks::default(),
             blosc1_header: false,
             last_blocksize: None,
             nthreads,
@@ -173,16 +220,47 @@ impl Context {
         self.dstate.maskout = Some(mask.to_vec());
     }
 
+    /// Runs `prefilter` on every block before it is compressed.
+    pub fn set_prefilter(&mut self, prefilter: Option<Prefilter>) {
+        self.callbacks.prefilter = prefilter;
+    }
+
+    /// Runs `postfilter` on every block after it is decompressed.
+    pub fn set_postfilter(&mut self, postfilter: Option<PostfilterFn>) {
+        self.callbacks.postfilter = postfilter;
+    }
+
+    /// Attaches data that registered codecs, filters and callbacks get back.
+    pub fn set_host(&mut self, host: Option<HostData>) {
+        self.callbacks.host = host;
+    }
+
+    /// The host data attached with [`Context::set_host`].
+    pub fn host(&self) -> Option<&HostData> {
+        self.callbacks.host.as_ref()
+    }
+
+    /// Tells the context the typesize of the super-chunk it belongs to (plugin filters with
+    /// meta 0 use it).
+    pub fn set_schunk_typesize(&mut self, typesize: Option<i32>) {
+        self.callbacks.schunk_typesize = typesize;
+    }
+
+    /// Sets the chunk number pre- and postfilters are told (`None`: -1, no super-chunk).
+    pub fn set_nchunk(&mut self, nchunk: Option<i64>) {
+        self.callbacks.nchunk = nchunk;
+    }
+
     /// The worker pool when more than one thread is wanted (created or resized here).
-    fn pool(pool: &mut Option<Pool>, nthreads: i16) -> Result<Option<&Pool>> {
+    fn pool(pool: &mut Option<Pool>, nthreads: i16) -> Option<&Pool> {
         let n = usize::try_from(nthreads).unwrap_or(1);
         if n <= 1 {
-            return Ok(None);
+            return None;
         }
         if !matches!(pool, Some(p) if p.len() == n) {
-            *pool = Some(Pool::new(n)?);
+            *pool = Some(Pool::new(n));
         }
-        Ok(pool.as_ref())
+        pool.as_ref()
     }
 
     /// Compresses `src` into a chunk in `dst` (`dst.len()` is the destination size);
@@ -194,9 +272,17 @@ impl Context {
         if self.nthreads <= 0 {
             return Err(Error::InvalidParam);
         }
-        let pool = Context::pool(&mut self.pool, self.nthreads)?;
-        let (n, bs) =
-            compress::compress(&cp, self.blosc1_header, &mut self.cstate, pool, src, dst)?;
+        let env = self.callbacks.compress_env();
+        let pool = Context::pool(&mut self.pool, self.nthreads);
+        let (n, bs) = compress::compress(
+            &cp,
+            self.blosc1_header,
+            &mut self.cstate,
+            pool,
+            &env,
+            src,
+            dst,
+        )?;
         self.last_blocksize = Some(bs as i32);
         Ok(n)
     }
@@ -209,8 +295,9 @@ impl Context {
         if self.nthreads <= 0 {
             return Err(Error::InvalidParam);
         }
-        let pool = Context::pool(&mut self.pool, self.nthreads)?;
-        decompress::decompress(&mut self.dstate, pool, src, dst)
+        let env = self.callbacks.decompress_env(self.nthreads);
+        let pool = Context::pool(&mut self.pool, self.nthreads);
+        decompress::decompress(&mut self.dstate, pool, env, src, dst)
     }
 
     /// Decodes items `start..start + nitems` (stored-typesize units) of the chunk `src`
@@ -222,7 +309,8 @@ impl Context {
         nitems: i32,
         dst: &mut [u8],
     ) -> Result<usize> {
-        getitem::getitem(&mut self.dstate.scratch, src, start, nitems, dst)
+        let env = self.callbacks.decompress_env(self.nthreads);
+        getitem::getitem(&mut self.dstate.scratch, env, src, start, nitems, dst)
     }
 
     /// Decodes `nbytes` bytes from byte `start` of the chunk `src` into `dst`; both must be
@@ -242,11 +330,37 @@ impl Context {
         self.getitem(src, start / ts, nbytes / ts, dst)
     }
 
+    /// Compresses `blocks` into one chunk with variable-length blocks in `dst` (`dst.len()`
+    /// is the destination size); `Ok(0)` when it does not fit.
+    pub fn vl_compress(&mut self, blocks: &[&[u8]], dst: &mut [u8]) -> Result<usize> {
+        let Mode::Compress(cp) = self.mode else {
+            return Err(Error::InvalidParam);
+        };
+        if self.nthreads <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let env = self.callbacks.compress_env();
+        let pool = Context::pool(&mut self.pool, self.nthreads);
+        vlcompress::compress(&cp, &mut self.cstate, pool, &env, blocks, dst)
+    }
+
+    /// Decompresses every block of the VL-block chunk `src` into buffers of their own;
+    /// fails with [`Error::InvalidParam`] when it has more than `maxblocks` blocks.
+    pub fn vl_decompress(&mut self, src: &[u8], maxblocks: usize) -> Result<Vec<Vec<u8>>> {
+        if self.is_compressor() || self.nthreads <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let env = self.callbacks.decompress_env(self.nthreads);
+        let pool = Context::pool(&mut self.pool, self.nthreads);
+        vlblocks::decompress_blocks(&mut self.dstate.scratch, pool, env, src, maxblocks)
+    }
+
     /// Decompresses block `nblock` of the VL-block chunk `src` into a new buffer.
     pub fn vl_decompress_block(&mut self, src: &[u8], nblock: i32) -> Result<Vec<u8>> {
         if self.is_compressor() {
             return Err(Error::InvalidParam);
         }
-        vlblocks::decompress_block(&mut self.dstate.scratch, src, nblock)
+        let env = self.callbacks.decompress_env(self.nthreads);
+        vlblocks::decompress_block(&mut self.dstate.scratch, env, src, nblock)
     }
 }

@@ -12,7 +12,7 @@ use crate::constants::{
 };
 use crate::context::{CParams, Context, DParams};
 use crate::error::{Error, Result};
-use crate::registry;
+use crate::registry::{self, plugins};
 
 /// Settings shared by every call of the global API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,11 +59,15 @@ fn lock() -> MutexGuard<'static, State> {
 
 fn locked_init() -> MutexGuard<'static, State> {
     let mut state = lock();
-    state.initialized = true;
+    if !state.initialized {
+        state.initialized = true;
+        plugins::reset();
+    }
     state
 }
 
-/// Initialises the global state; calling it again does nothing.
+/// Initialises the global state and (re)registers the library's plugins, dropping codecs,
+/// filters and tuners registered before; calling it again before [`destroy`] does nothing.
 pub fn init() {
     drop(locked_init());
 }
@@ -97,19 +101,17 @@ pub fn settings() -> Settings {
     locked_init().settings
 }
 
-/// Sets the global compressor by name; returns its code. Plugin codec names return -7 and
-/// change nothing; unknown names return -1 and make the global compressor invalid, as in the
+/// Sets the global compressor by name; returns its code. Names of registered (plugin or
+/// user) codecs return -7 and change nothing; unknown names return -1 and make the global compressor invalid, as in the
 /// reference.
 pub fn set_compressor(name: &str) -> i32 {
     let mut state = locked_init();
-    if registry::is_plugin_codec_name(name) {
-        return Error::CodecSupport.code();
-    }
     match registry::codec_code(name) {
         Some(code) => {
             state.settings.compcode = i32::from(code);
             i32::from(code)
         }
+        None if registry::registered_codec_code(name).is_some() => Error::CodecSupport.code(),
         None => {
             state.settings.compcode = -1;
             -1
@@ -234,7 +236,9 @@ pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<(), En
     if let Some(name) = env("BLOSC_COMPRESSOR") {
         match registry::codec_code(&name) {
             Some(code) => cparams.compcode = code,
-            None if registry::is_plugin_codec_name(&name) => return Err(EnvRefusal::PluginCodec),
+            None if registry::registered_codec_code(&name).is_some() => {
+                return Err(EnvRefusal::PluginCodec)
+            }
             None => cparams.compcode = u8::MAX,
         }
     }

@@ -1,49 +1,171 @@
-//! The worker pool that runs block jobs for a context.
+//! Running block jobs in parallel: on the context's own worker threads, or through a
+//! parallel-for the caller installs with [`set_executor`] (then the library starts no thread).
+//!
+//! A parallel operation runs `n` jobs with thread ids `0..n`; every job owns the working
+//! memory of its id and takes blocks from a shared counter until none are left.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use crate::chunk::scratch::Scratch;
 use crate::error::{Error, Result};
 
-/// A pool of worker threads, each with its own working memory.
+/// A caller's parallel-for: runs `job(i)` for every `i` in `0..numjobs` and returns once
+/// all of them have finished.
+pub type Executor = Arc<dyn Fn(usize, &(dyn Fn(usize) + Sync)) + Send + Sync>;
+
+static EXECUTOR: RwLock<Option<Executor>> = RwLock::new(None);
+
+/// Installs (or with `None` removes) the parallel-for every later parallel operation uses.
+pub fn set_executor(executor: Option<Executor>) {
+    *EXECUTOR.write().unwrap_or_else(PoisonError::into_inner) = executor;
+}
+
+fn executor() -> Option<Executor> {
+    EXECUTOR
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+/// The workers of a context: one slot of working memory per thread id, and the threads
+/// themselves, started on first use.
 #[derive(Debug)]
 pub struct Pool {
-    pool: rayon::ThreadPool,
+    threads: OnceLock<rayon::ThreadPool>,
     scratch: Vec<Mutex<Scratch>>,
 }
 
 impl Pool {
-    /// Starts `n` worker threads.
-    pub fn new(n: usize) -> Result<Pool> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(|i| format!("blosc2-worker-{i}"))
-            .build()
-            .map_err(|_| Error::ThreadCreate)?;
-        let scratch = (0..n).map(|_| Mutex::new(Scratch::default())).collect();
-        Ok(Pool { pool, scratch })
+    /// Workers for `n` thread ids (no thread is started yet).
+    pub fn new(n: usize) -> Pool {
+        Pool {
+            threads: OnceLock::new(),
+            scratch: (0..n.max(1))
+                .map(|_| Mutex::new(Scratch::default()))
+                .collect(),
+        }
     }
 
-    /// Number of worker threads.
+    /// Number of thread ids.
     pub fn len(&self) -> usize {
         self.scratch.len()
     }
 
-    /// Whether the pool has no threads (never true for a built pool).
+    /// Whether the pool has no thread id (never true).
     pub fn is_empty(&self) -> bool {
         self.scratch.is_empty()
     }
 
-    /// Runs `f` inside the pool, so that rayon parallel iterators use its threads.
-    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        self.pool.install(f)
-    }
-
-    /// The working memory of the calling worker thread.
-    pub fn scratch(&self) -> MutexGuard<'_, Scratch> {
-        let i = rayon::current_thread_index().unwrap_or(0) % self.scratch.len().max(1);
-        self.scratch[i]
+    /// The working memory of thread id `tid`.
+    pub fn scratch(&self, tid: usize) -> std::sync::MutexGuard<'_, Scratch> {
+        self.scratch[tid % self.len()]
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn threads(&self) -> Result<&rayon::ThreadPool> {
+        if let Some(t) = self.threads.get() {
+            return Ok(t);
+        }
+        let built = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.len())
+            .thread_name(|i| format!("blosc2-worker-{i}"))
+            .build()
+            .map_err(|_| Error::ThreadCreate)?;
+        Ok(self.threads.get_or_init(|| built))
+    }
+
+    /// Runs `job(tid, scratch)` once for every thread id, in parallel, and waits for all.
+    pub fn run(&self, job: &(dyn Fn(usize, &mut Scratch) + Sync)) -> Result<()> {
+        let per_tid = |tid: usize| job(tid, &mut self.scratch(tid));
+        if let Some(ex) = executor() {
+            ex(self.len(), &per_tid);
+            return Ok(());
+        }
+        let per_tid = &per_tid;
+        self.threads()?.scope(|s| {
+            for tid in 0..self.len() {
+                s.spawn(move |_| per_tid(tid));
+            }
+        });
+        Ok(())
+    }
+
+    /// Runs `block(j, tid, scratch)` for every `j` in `0..nblocks`, spread over the thread
+    /// ids. Fails with [`Error::ThreadCreate`] when some block never ran (a parallel-for that
+    /// skipped jobs).
+    pub fn for_each_block(
+        &self,
+        nblocks: usize,
+        block: &(dyn Fn(usize, usize, &mut Scratch) + Sync),
+    ) -> Result<()> {
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        self.run(&|tid, sc| loop {
+            let j = next.fetch_add(1, Ordering::Relaxed);
+            if j >= nblocks {
+                break;
+            }
+            block(j, tid, sc);
+            done.fetch_add(1, Ordering::Relaxed);
+        })?;
+        if done.load(Ordering::Acquire) == nblocks {
+            Ok(())
+        } else {
+            Err(Error::ThreadCreate)
+        }
+    }
+}
+
+/// The first error by block index among per-block results, as a serial run would meet it.
+pub(crate) struct FirstError(Mutex<Option<(usize, Error)>>);
+
+impl FirstError {
+    /// No error yet.
+    pub fn new() -> FirstError {
+        FirstError(Mutex::new(None))
+    }
+
+    /// Records the error of block `j` unless an earlier block already failed.
+    pub fn record(&self, j: usize, e: Error) {
+        let mut g = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if !matches!(*g, Some((i, _)) if i < j) {
+            *g = Some((j, e));
+        }
+    }
+
+    /// The recorded error, if any.
+    pub fn into_result(self) -> Result<()> {
+        match self.0.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_block_runs_once_on_a_valid_thread_id() {
+        let pool = Pool::new(3);
+        let seen: Vec<AtomicUsize> = (0..50).map(|_| AtomicUsize::new(0)).collect();
+        pool.for_each_block(50, &|j, tid, _| {
+            assert!(tid < 3);
+            seen[j].fetch_add(1, Ordering::Relaxed);
+        })
+        .unwrap();
+        assert!(seen.iter().all(|s| s.load(Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn first_error_is_the_lowest_block() {
+        let f = FirstError::new();
+        f.record(7, Error::Data);
+        f.record(3, Error::ReadBuffer);
+        f.record(5, Error::Failure);
+        assert_eq!(f.into_result(), Err(Error::ReadBuffer));
     }
 }

@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use super::ffi::{bytes, guard};
-use super::names::static_c_name;
+use super::names::{interned_c_name, static_c_name};
 use crate::cbuffer::{basic_info, validate, BasicInfo};
 use crate::error::Error;
 use crate::registry;
@@ -148,7 +148,9 @@ pub unsafe extern "C" fn blosc2_cbuffer_versions(
     })
 }
 
-/// Name of the library that compressed a chunk; NULL for invalid headers and user codecs.
+/// Name of the library that compressed a chunk; NULL for invalid headers. For other codec
+/// formats (user codecs) it is the name of the first registered codec whose library code
+/// equals the format, as in the reference (usually none).
 ///
 /// # Safety
 /// `cbuffer` must be readable for 16 bytes.
@@ -156,8 +158,13 @@ pub unsafe extern "C" fn blosc2_cbuffer_versions(
 pub unsafe extern "C" fn blosc2_cbuffer_complib(cbuffer: *const c_void) -> *const c_char {
     guard(std::ptr::null(), || {
         // SAFETY: forwarded caller guarantees.
-        unsafe { info(cbuffer) }
-            .and_then(|i| registry::complib_name_of_format(i.flags >> 5))
-            .map_or(std::ptr::null(), static_c_name)
+        let Some(format) = (unsafe { info(cbuffer) }).map(|i| i.flags >> 5) else {
+            return std::ptr::null();
+        };
+        match registry::complib_name_of_format(format) {
+            Some(name) => static_c_name(name),
+            None => registry::plugins::codec_of_complib(format)
+                .map_or(std::ptr::null(), |c| interned_c_name(&c.name)),
+        }
     })
 }

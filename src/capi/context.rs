@@ -1,9 +1,11 @@
 //! Contexts: `blosc2_create_cctx`/`dctx`, `*_ctx` compression functions, parameter getters.
 
 use std::ffi::{c_int, c_void};
+use std::sync::Arc;
 
 use super::ffi::{bytes, bytes_mut, code, guard, size};
-use super::types::{blosc2_context, blosc2_cparams, blosc2_dparams};
+use super::hooks::CHost;
+use super::types::{blosc2_context, blosc2_cparams, blosc2_dparams, blosc2_schunk};
 use crate::context::{CParams, Context, DParams};
 use crate::error::Error;
 use crate::global;
@@ -13,8 +15,40 @@ use crate::global;
 pub(crate) struct Handle {
     /// The core context.
     pub(crate) ctx: Context,
-    cparams: Option<blosc2_cparams>,
-    dparams: Option<blosc2_dparams>,
+    host: Option<Arc<CHost>>,
+}
+
+impl Handle {
+    fn cparams(&self) -> Option<blosc2_cparams> {
+        self.host.as_ref().and_then(|h| h.cparams)
+    }
+
+    fn dparams(&self) -> Option<blosc2_dparams> {
+        self.host.as_ref().and_then(|h| h.dparams)
+    }
+}
+
+/// Boxes a context and attaches the C host data made by `host` (which is told the context
+/// pointer): callbacks, and the parameter structs.
+fn into_ptr(ctx: Context, host: impl FnOnce(*mut blosc2_context) -> CHost) -> *mut blosc2_context {
+    let ptr = Box::into_raw(Box::new(Handle { ctx, host: None }));
+    let host = Arc::new(host(ptr.cast()));
+    // SAFETY: `ptr` was just made from a box and is not shared yet.
+    let h = unsafe { &mut *ptr };
+    h.ctx.set_prefilter(host.prefilter());
+    h.ctx.set_postfilter(host.postfilter());
+    h.ctx.set_host(Some(host.clone()));
+    h.host = Some(host);
+    ptr.cast()
+}
+
+/// Typesize of the super-chunk a parameter struct points to.
+///
+/// # Safety
+/// `schunk` must be NULL or point to a live `blosc2_schunk`.
+unsafe fn schunk_typesize(schunk: *mut c_void) -> Option<i32> {
+    // SAFETY: the caller guarantees a live super-chunk or NULL.
+    unsafe { schunk.cast::<blosc2_schunk>().as_ref() }.map(|s| s.typesize)
 }
 
 /// Filter ids `blosc2_create_cctx` refuses: 5..=31 and 37..=159 are reserved.
@@ -39,10 +73,6 @@ pub(crate) fn core_cparams(c: &blosc2_cparams) -> CParams {
     }
 }
 
-fn into_ptr(handle: Handle) -> *mut blosc2_context {
-    Box::into_raw(Box::new(handle)).cast()
-}
-
 /// Borrows the handle behind a context pointer.
 ///
 /// # Safety
@@ -54,9 +84,13 @@ pub(crate) unsafe fn handle_ctx<'a>(ctx: *mut blosc2_context) -> Option<&'a mut 
 }
 
 /// Creates a compression context; NULL for reserved filter ids or a plugin codec named by
-/// `BLOSC_COMPRESSOR`.
+/// `BLOSC_COMPRESSOR`. The prefilter parameters are copied.
+///
+/// # Safety
+/// `cparams.preparams` must be NULL or readable; `cparams.schunk` NULL or a live
+/// super-chunk.
 #[no_mangle]
-pub extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blosc2_context {
+pub unsafe extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blosc2_context {
     guard(std::ptr::null_mut(), || {
         if cparams.filters.iter().copied().any(filter_id_reserved) {
             return std::ptr::null_mut();
@@ -65,28 +99,32 @@ pub extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blosc2_con
         if global::apply_env_to_cparams(&mut core).is_err() {
             return std::ptr::null_mut();
         }
-        into_ptr(Handle {
-            ctx: Context::compressor(core),
-            cparams: Some(cparams),
-            dparams: None,
-        })
+        let mut ctx = Context::compressor(core);
+        // SAFETY: forwarded caller guarantee.
+        ctx.set_schunk_typesize(unsafe { schunk_typesize(cparams.schunk) });
+        // SAFETY: forwarded caller guarantee on `preparams`.
+        into_ptr(ctx, |p| unsafe { CHost::for_cparams(p, cparams) })
     })
 }
 
-/// Creates a decompression context.
+/// Creates a decompression context; the postfilter parameters are copied.
+///
+/// # Safety
+/// `dparams.postparams` must be NULL or readable; `dparams.schunk` NULL or a live
+/// super-chunk.
 #[no_mangle]
-pub extern "C" fn blosc2_create_dctx(dparams: blosc2_dparams) -> *mut blosc2_context {
+pub unsafe extern "C" fn blosc2_create_dctx(dparams: blosc2_dparams) -> *mut blosc2_context {
     guard(std::ptr::null_mut(), || {
         let mut core = DParams {
             nthreads: dparams.nthreads,
             typesize: dparams.typesize,
         };
         global::apply_env_to_dparams(&mut core);
-        into_ptr(Handle {
-            ctx: Context::decompressor(core),
-            cparams: None,
-            dparams: Some(dparams),
-        })
+        let mut ctx = Context::decompressor(core);
+        // SAFETY: forwarded caller guarantee.
+        ctx.set_schunk_typesize(unsafe { schunk_typesize(dparams.schunk) });
+        // SAFETY: forwarded caller guarantee on `postparams`.
+        into_ptr(ctx, |p| unsafe { CHost::for_dparams(p, dparams) })
     })
 }
 
@@ -240,7 +278,7 @@ pub unsafe extern "C" fn blosc2_ctx_get_cparams(
             return Error::NullPointer.code();
         };
         let core = h.ctx.cparams();
-        let given = h.cparams.unwrap_or(blosc2_cparams::DEFAULTS);
+        let given = h.cparams().unwrap_or(blosc2_cparams::DEFAULTS);
         out.compcode = core.compcode;
         out.compcode_meta = core.compcode_meta;
         out.clevel = core.clevel;
@@ -275,16 +313,43 @@ pub unsafe extern "C" fn blosc2_ctx_get_dparams(
         let (Some(h), Some(out)) = (unsafe { handle_ctx(ctx) }, unsafe { dparams.as_mut() }) else {
             return Error::NullPointer.code();
         };
-        let given = h.dparams.unwrap_or(blosc2_dparams::DEFAULTS);
+        let given = h.dparams().unwrap_or(blosc2_dparams::DEFAULTS);
         out.nthreads = h.ctx.dparams().nthreads;
         out.schunk = given.schunk;
         out.postfilter = given.postfilter;
         out.postparams = given.postparams;
-        out.typesize = if h.dparams.is_some() {
+        out.typesize = if h.dparams().is_some() {
             0
         } else {
             h.ctx.cparams().typesize
         };
+        0
+    })
+}
+
+/// Skips the blocks whose `maskout` entry is true in the next `blosc2_decompress_ctx` call
+/// only (getitem ignores the mask). A mask of the wrong length makes that call fail.
+/// Returns 0, or -4 when the mask cannot be stored.
+///
+/// # Safety
+/// `ctx` must be a live context and `maskout` readable for `nblocks` booleans.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_set_maskout(
+    ctx: *mut blosc2_context,
+    maskout: *mut bool,
+    nblocks: c_int,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(h) = (unsafe { handle_ctx(ctx) }) else {
+            return Error::NullPointer.code();
+        };
+        // SAFETY: the caller guarantees `nblocks` readable booleans.
+        let Some(mask) = (unsafe { bytes(maskout.cast_const().cast(), size(nblocks)) }) else {
+            return Error::MemoryAlloc.code();
+        };
+        let mask: Vec<bool> = mask.iter().map(|&b| b != 0).collect();
+        h.ctx.set_maskout(&mask);
         0
     })
 }

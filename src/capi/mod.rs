@@ -10,6 +10,7 @@ pub mod defaults;
 pub mod filters;
 pub mod frame;
 pub mod global;
+mod hooks;
 pub mod io;
 pub mod io_mmap;
 pub mod io_stdio;
@@ -17,6 +18,7 @@ pub mod io_stdio;
 mod io_tests;
 pub mod meta;
 pub mod names;
+pub mod plugins;
 pub mod schunk;
 pub mod schunk_io;
 pub mod schunk_lock;
@@ -25,6 +27,7 @@ pub mod schunk_ops;
 #[cfg(test)]
 mod schunk_tests;
 pub mod special;
+pub mod threads;
 pub mod types;
 pub mod vlblocks;
 

@@ -1,10 +1,11 @@
 //! Codec names, library versions and error messages as static C strings.
 
-use std::ffi::{c_char, c_int, CStr};
+use std::collections::BTreeMap;
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::sync::{Mutex, PoisonError};
 
 use super::ffi::{c_str, guard, malloc_c_string};
 use crate::error::{self, Error};
-use crate::global;
 use crate::registry;
 
 /// The static C string for a name known to the registry or the error table.
@@ -19,18 +20,25 @@ pub(crate) fn static_c_name(name: &str) -> *const c_char {
         "LZ4" => c"LZ4",
         "Zlib" => c"Zlib",
         "Zstd" => c"Zstd",
-        "ndlz" => c"ndlz",
-        "zfp_acc" => c"zfp_acc",
-        "zfp_prec" => c"zfp_prec",
-        "zfp_rate" => c"zfp_rate",
-        "openhtj2k" => c"openhtj2k",
-        "grok" => c"grok",
-        "openzl" => c"openzl",
-        "j2k" => c"j2k",
-        "htj2k" => c"htj2k",
         _ => return std::ptr::null(),
     };
     s.as_ptr()
+}
+
+/// A C string for a name that is not known at build time (registered codecs), allocated
+/// once per distinct name and kept for the life of the process.
+pub(crate) fn interned_c_name(name: &str) -> *const c_char {
+    static NAMES: Mutex<BTreeMap<String, &'static CStr>> = Mutex::new(BTreeMap::new());
+    let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(s) = names.get(name) {
+        return s.as_ptr();
+    }
+    let Ok(owned) = CString::new(name) else {
+        return std::ptr::null();
+    };
+    let leaked: &'static CStr = Box::leak(owned.into_boxed_c_str());
+    names.insert(name.to_owned(), leaked);
+    leaked.as_ptr()
 }
 
 /// Stores the name of codec `compcode` in `*compname`; returns the code, or -1 (and NULL)
@@ -44,16 +52,20 @@ pub unsafe extern "C" fn blosc2_compcode_to_compname(
     compname: *mut *const c_char,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let name = registry::codec_name(compcode).or_else(|| {
-            global::is_initialized()
-                .then(|| registry::plugin_codec_name(compcode))
-                .flatten()
-        });
+        let name = match registry::codec_name(compcode) {
+            Some(n) => static_c_name(n),
+            None => registry::registered_codec_name(compcode)
+                .map_or(std::ptr::null(), |n| interned_c_name(&n)),
+        };
         if !compname.is_null() {
             // SAFETY: the caller guarantees `compname` is writable.
-            unsafe { *compname = name.map_or(std::ptr::null(), static_c_name) };
+            unsafe { *compname = name };
         }
-        name.map_or(Error::Failure.code(), |_| compcode)
+        if name.is_null() {
+            Error::Failure.code()
+        } else {
+            compcode
+        }
     })
 }
 
@@ -69,11 +81,7 @@ pub unsafe extern "C" fn blosc2_compname_to_compcode(compname: *const c_char) ->
             return Error::Failure.code();
         };
         registry::codec_code(name)
-            .or_else(|| {
-                global::is_initialized()
-                    .then(|| registry::plugin_codec_code(name))
-                    .flatten()
-            })
+            .or_else(|| registry::registered_codec_code(name))
             .map_or(Error::Failure.code(), c_int::from)
     })
 }
@@ -91,7 +99,8 @@ pub extern "C" fn blosc2_get_version_string() -> *const c_char {
 }
 
 /// Stores malloc'ed copies of the library name and version of codec `compname` (the caller
-/// frees them); returns the library code, or -1 (and NULLs) for unknown names.
+/// frees them); returns the library code, or -1 (and NULLs) for unknown names. Registered
+/// codecs report their own library code and name, and version "unknown".
 ///
 /// # Safety
 /// `compname` must be NULL or a NUL-terminated string; `complib` and `version` must be
@@ -104,10 +113,17 @@ pub unsafe extern "C" fn blosc2_get_complib_info(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: the caller guarantees a valid string or NULL.
-        let info = unsafe { c_str(compname) }.and_then(registry::complib_info);
-        let (lib, ver) = info.map_or((std::ptr::null_mut(), std::ptr::null_mut()), |i| {
-            (malloc_c_string(i.1), malloc_c_string(i.2))
+        let name = unsafe { c_str(compname) };
+        let info = name.and_then(|n| match registry::complib_info(n) {
+            Some((code, lib, ver)) => Some((code, lib.to_owned(), ver)),
+            None => registry::plugins::codec_named(n)
+                .map(|c| (i32::from(c.complib), c.name.clone(), "unknown")),
         });
+        let (lib, ver) = info
+            .as_ref()
+            .map_or((std::ptr::null_mut(), std::ptr::null_mut()), |i| {
+                (malloc_c_string(&i.1), malloc_c_string(i.2))
+            });
         // SAFETY: the caller guarantees the out-pointers are writable when not NULL.
         unsafe {
             if !complib.is_null() {

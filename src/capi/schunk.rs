@@ -117,8 +117,11 @@ impl SchunkBox {
         let me: *mut SchunkBox = &mut *b;
         b.cparams.schunk = me.cast();
         b.dparams.schunk = me.cast();
-        b.c.cctx = blosc2_create_cctx(b.cparams);
-        b.c.dctx = blosc2_create_dctx(b.dparams);
+        // SAFETY: the parameter structs are valid; their pointer fields are NULL or owned by
+        // the caller as for any context creation.
+        b.c.cctx = unsafe { blosc2_create_cctx(b.cparams) };
+        // SAFETY: as above.
+        b.c.dctx = unsafe { blosc2_create_dctx(b.dparams) };
         b.storage = blosc2_storage {
             contiguous: b.core.storage().contiguous,
             urlpath: b

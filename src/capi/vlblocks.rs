@@ -3,9 +3,10 @@
 use std::ffi::{c_int, c_void};
 
 use super::context::handle_ctx;
-use super::ffi::{bytes, guard, size};
+use super::ffi::{bytes, bytes_mut, code, guard, size};
 use super::types::blosc2_context;
 use crate::chunk::vl_nblocks;
+use crate::constants::MAX_BUFFERSIZE;
 use crate::error::Error;
 
 /// A malloc'ed copy of `data` (C callers release it with `free`); NULL on allocation failure.
@@ -73,20 +74,13 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
         if h.ctx.is_compressor() || dests.is_null() || destsizes.is_null() {
             return Error::InvalidParam.code();
         }
-        let n = match vl_nblocks(src) {
-            Ok(n) => n,
+        let blocks = match h
+            .ctx
+            .vl_decompress(src, usize::try_from(maxblocks).unwrap_or(0))
+        {
+            Ok(b) => b,
             Err(e) => return e.code(),
         };
-        if n > maxblocks {
-            return Error::InvalidParam.code();
-        }
-        let mut blocks = Vec::with_capacity(size(n));
-        for i in 0..n {
-            match h.ctx.vl_decompress_block(src, i) {
-                Ok(b) => blocks.push(b),
-                Err(e) => return e.code(),
-            }
-        }
         let mut ptrs = Vec::with_capacity(blocks.len());
         for b in &blocks {
             let p = malloc_copy(b);
@@ -98,6 +92,7 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
             }
             ptrs.push(p);
         }
+        let n = blocks.len() as c_int;
         for (i, (p, b)) in ptrs.iter().zip(&blocks).enumerate() {
             // SAFETY: the caller guarantees `maxblocks` ≥ n writable entries in both arrays.
             unsafe {
@@ -148,5 +143,60 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
             *destsize = block.len() as i32;
         }
         block.len() as c_int
+    })
+}
+
+/// Compresses `nblocks` caller buffers (`srcs[i]`, `srcsizes[i]` bytes each) into one chunk
+/// with variable-length blocks; returns its size, 0 when it does not fit, or a negative
+/// error (-12 for a decompression context, no blocks, NULL or empty blocks; -35 for a total
+/// above `BLOSC2_MAX_BUFFERSIZE` or a destination under 32 bytes).
+///
+/// # Safety
+/// `context` must be a live context; `srcs` and `srcsizes` readable for `nblocks` entries,
+/// each `srcs[i]` readable for `srcsizes[i]` bytes; `dest` writable for `destsize` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_vlcompress_ctx(
+    context: *mut blosc2_context,
+    srcs: *const *const c_void,
+    srcsizes: *const i32,
+    nblocks: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded caller guarantees.
+        let Some(h) = (unsafe { handle_ctx(context) }) else {
+            return Error::InvalidParam.code();
+        };
+        if !h.ctx.is_compressor() || nblocks <= 0 || srcs.is_null() || srcsizes.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let n = nblocks as usize;
+        // SAFETY: the caller guarantees `nblocks` readable entries in both arrays.
+        let (ptrs, sizes) = unsafe {
+            (
+                std::slice::from_raw_parts(srcs, n),
+                std::slice::from_raw_parts(srcsizes, n),
+            )
+        };
+        if sizes.iter().any(|&s| s <= 0) || ptrs.iter().any(|p| p.is_null()) {
+            return Error::InvalidParam.code();
+        }
+        // The total is checked before any block is looked at.
+        let total: i64 = sizes.iter().map(|&s| i64::from(s)).sum();
+        if total > MAX_BUFFERSIZE {
+            return Error::MaxBufsizeExceeded.code();
+        }
+        let blocks: Vec<&[u8]> = ptrs
+            .iter()
+            .zip(sizes)
+            // SAFETY: the caller guarantees each block is readable for its size.
+            .map(|(&p, &s)| unsafe { std::slice::from_raw_parts(p.cast::<u8>(), s as usize) })
+            .collect();
+        // SAFETY: the caller guarantees the destination size.
+        let Some(dst) = (unsafe { bytes_mut(dest, size(destsize)) }) else {
+            return Error::InvalidParam.code();
+        };
+        code(h.ctx.vl_compress(&blocks, dst))
     })
 }

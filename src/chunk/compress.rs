@@ -1,16 +1,19 @@
 //! Chunk compression: parameter checks, header, blocks (serial or parallel), fallbacks.
 
-use rayon::prelude::*;
+use std::any::Any;
+use std::sync::{Mutex, PoisonError};
 
 use super::header::{offsets, write_i32, NewHeader};
-use super::pipeline::{delta_reference, forward, Filters};
+use super::hooks::{Output, Prefilter};
+use super::pipeline::{delta_reference, resolve, Capture, Filters};
 use super::scratch::{ensure, Scratch};
-use super::streams::{encode_block, EncParams};
+use super::streams::{encode_block, run_prefilter, BlockJob, EncParams};
 use super::stune::{compute_blocksize, split_block, BlocksizeInput};
 use crate::constants::*;
 use crate::context::CParams;
 use crate::error::{Error, Result};
-use crate::threads::Pool;
+use crate::registry::plugins::{self, CompressCall};
+use crate::threads::{FirstError, Pool};
 
 /// Working state a compression uses (owned by the context, reused across calls).
 #[derive(Debug, Default)]
@@ -36,7 +39,8 @@ pub(crate) fn compformat(compcode: u8) -> u8 {
     }
 }
 
-fn is_builtin_codec(compcode: u8) -> bool {
+/// Whether `compcode` is one of the codecs compiled into the library.
+pub(crate) fn is_builtin_codec(compcode: u8) -> bool {
     matches!(compcode, BLOSCLZ | LZ4 | LZ4HC | ZLIB | ZSTD)
 }
 
@@ -114,6 +118,46 @@ pub(crate) fn layout(cp: &CParams, nbytes: usize, destsize: usize) -> Result<Lay
     })
 }
 
+/// What a compression uses besides the parameters: the context's callbacks and host data.
+#[derive(Clone, Copy)]
+pub(crate) struct CompressEnv<'a> {
+    /// Prefilter.
+    pub prefilter: Option<&'a Prefilter>,
+    /// Host data handed to callbacks.
+    pub host: Option<&'a (dyn Any + Send + Sync)>,
+    /// Typesize of the context's super-chunk.
+    pub schunk_typesize: Option<i32>,
+    /// Chunk number handed to the prefilter (-1 outside a super-chunk).
+    pub nchunk: i64,
+}
+
+impl Default for CompressEnv<'_> {
+    fn default() -> Self {
+        CompressEnv {
+            prefilter: None,
+            host: None,
+            schunk_typesize: None,
+            nchunk: -1,
+        }
+    }
+}
+
+/// Number of streams of a chunk whose blocks all encode to runs.
+fn nstreams(lay: &Layout) -> usize {
+    if lay.split {
+        (lay.nblocks - usize::from(lay.leftover > 0)) * lay.typesize + usize::from(lay.leftover > 0)
+    } else {
+        lay.nblocks
+    }
+}
+
+/// Whether every filter slot holds a built-in or registered filter.
+pub(crate) fn filters_known(ids: &[u8; MAX_FILTERS], plugins: &super::pipeline::Plugins) -> bool {
+    ids.iter()
+        .zip(plugins)
+        .all(|(&id, p)| id < LAST_FILTER || p.is_some())
+}
+
 /// Compresses `src` into `dst` (whose length is the destination size); returns the chunk
 /// size, 0 when it does not fit, and the blocksize used.
 pub(crate) fn compress(
@@ -121,6 +165,7 @@ pub(crate) fn compress(
     blosc1_header: bool,
     st: &mut CompressState,
     pool: Option<&Pool>,
+    env: &CompressEnv,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<(usize, usize)> {
@@ -134,17 +179,20 @@ pub(crate) fn compress(
     let destsize = dst.len();
     let mut memcpyed =
         cp.clevel == 0 || src.len() < MIN_BUFFERSIZE as usize || hlen + 4 * lay.nblocks > destsize;
+    let codec = if is_builtin_codec(cp.compcode) {
+        None
+    } else {
+        plugins::codec(cp.compcode)
+    };
+    let plugins = resolve(&cp.filters);
     if !memcpyed {
-        if !is_builtin_codec(cp.compcode) {
+        let encoder = codec.as_ref().and_then(|c| c.encoder.as_ref());
+        if !is_builtin_codec(cp.compcode) && encoder.is_none() {
             return Err(Error::CodecSupport);
         }
-        Filters {
-            ids: cp.filters,
-            meta: cp.filters_meta,
-            typesize: lay.typesize,
-            version: VERSION_FORMAT_STABLE,
+        if !filters_known(&cp.filters, &plugins) {
+            return Err(Error::FilterPipeline);
         }
-        .check_known()?;
     }
     let mut flags = 0u8;
     if extended {
@@ -166,6 +214,7 @@ pub(crate) fn compress(
     }
     let header = NewHeader {
         flags: if memcpyed { flags | MEMCPYED } else { flags },
+        versionlz: codec.as_ref().map_or(1, |c| c.version),
         typesize: lay.typesize as u8,
         nbytes: src.len() as i32,
         blocksize: lay.header_blocksize,
@@ -176,46 +225,44 @@ pub(crate) fn compress(
         blosc2_flags: 0,
     };
     header.write(dst, extended);
-    let mut cbytes = 0;
-    if !memcpyed {
-        let filters = Filters {
+    let call_cp = CParams {
+        blocksize: lay.blocksize as i32,
+        typesize: lay.typesize as i32,
+        ..*cp
+    };
+    let p = EncParams {
+        compcode: cp.compcode,
+        compcode_meta: cp.compcode_meta,
+        clevel: cp.clevel,
+        split: lay.split,
+        runs: extended,
+        filters: Filters {
             ids: cp.filters,
             meta: cp.filters_meta,
             typesize: lay.typesize,
             version: VERSION_FORMAT_STABLE,
-        };
-        let mut dref = std::mem::take(&mut st.dref);
-        let have_dref = lay.nblocks > 1 && first_block_as_left(&filters, &lay, src, st, &mut dref)?;
-        let p = EncParams {
-            compcode: cp.compcode,
-            clevel: cp.clevel,
-            split: lay.split,
-            runs: extended,
-            filters,
-            chunk: src,
-            dref: if have_dref {
-                &dref[..lay.blocksize]
-            } else {
-                src
-            },
-        };
-        let written = match pool {
-            Some(pool) if lay.nblocks > 1 => compress_parallel(&p, &lay, st, pool, dst, hlen),
-            _ => compress_serial(&p, &lay, &mut st.scratch, dst, hlen),
-        };
-        st.dref = dref;
-        let written = written?;
-        match written {
+            plugins: &plugins,
+        },
+        chunk: src,
+        dref: src,
+        blocksize: lay.blocksize,
+        codec: codec.as_deref(),
+        call: CompressCall {
+            cparams: &call_cp,
+            src,
+            schunk_typesize: env.schunk_typesize,
+            host: env.host,
+        },
+        prefilter: env.prefilter,
+        nchunk: env.nchunk,
+    };
+    let mut cbytes = 0;
+    if !memcpyed {
+        match compress_blocks(&p, &lay, st, pool, dst, hlen)? {
             None => memcpyed = true,
             Some(n) => {
                 cbytes = n;
-                let nstreams = if lay.split {
-                    (lay.nblocks - usize::from(lay.leftover > 0)) * lay.typesize
-                        + usize::from(lay.leftover > 0)
-                } else {
-                    lay.nblocks
-                };
-                if extended && n == hlen + 4 * lay.nblocks + 4 * nstreams {
+                if extended && n == hlen + 4 * lay.nblocks + 4 * nstreams(&lay) {
                     dst[offsets::BLOSC2_FLAGS] |= SPECIAL_ZERO << 4;
                     cbytes = hlen;
                 }
@@ -229,36 +276,24 @@ pub(crate) fn compress(
         if src.len() + hlen > destsize {
             return Ok((0, lay.blocksize));
         }
-        dst[hlen..hlen + src.len()].copy_from_slice(src);
+        let out = &mut dst[hlen..hlen + src.len()];
+        match env.prefilter {
+            Some(pf) => {
+                for (j, (block, o)) in src
+                    .chunks(lay.blocksize)
+                    .zip(out.chunks_mut(lay.blocksize))
+                    .enumerate()
+                {
+                    let ttmp = &mut st.scratch.ttmp;
+                    run_prefilter(&p, pf, ttmp, block, j, 0, Output::Buffer(o))?;
+                }
+            }
+            None => out.copy_from_slice(src),
+        }
         cbytes = src.len() + hlen;
     }
     write_i32(dst, offsets::CBYTES, cbytes as i32);
     Ok((cbytes, lay.blocksize))
-}
-
-/// Fills `dref` with the first block after the filters the reference runs in place in the
-/// source buffer (see [`delta_reference`]); `false` when the source itself is the reference.
-fn first_block_as_left(
-    f: &Filters,
-    lay: &Layout,
-    src: &[u8],
-    st: &mut CompressState,
-    dref: &mut Vec<u8>,
-) -> Result<bool> {
-    let Some(stages) = delta_reference(f) else {
-        return Ok(false);
-    };
-    let n = lay.blocksize;
-    let block = &src[..n];
-    let sc = &mut st.scratch;
-    sc.ensure_filters(n);
-    ensure(dref, n);
-    match forward(f, src, 0, block, &mut sc.a, &mut sc.b, stages)? {
-        None => dref[..n].copy_from_slice(block),
-        Some(false) => dref[..n].copy_from_slice(&sc.a[..n]),
-        Some(true) => dref[..n].copy_from_slice(&sc.b[..n]),
-    }
-    Ok(true)
 }
 
 /// Bytes one block can take at most once compressed (raw streams plus run tokens).
@@ -266,17 +301,86 @@ fn block_bound(lay: &Layout) -> usize {
     lay.blocksize + 5 * lay.typesize.max(1)
 }
 
-/// Compresses the blocks one after the other straight into `dst`, writing their block
-/// starts; returns the chunk length or `None` when it does not fit.
+fn job(lay: &Layout, j: usize, tid: usize) -> BlockJob {
+    let leftover = lay.leftover > 0 && j == lay.nblocks - 1;
+    BlockJob {
+        nblock: j,
+        bsize: if leftover {
+            lay.leftover
+        } else {
+            lay.blocksize
+        },
+        leftover,
+        tid,
+    }
+}
+
+/// Compresses every block into `dst` after the header, serially or on the pool; returns
+/// the chunk length or `None` when it does not fit. When the reference's DELTA would see a
+/// filtered first block (see [`delta_reference`]), that block goes first and the later
+/// ones use what it captured.
+fn compress_blocks(
+    p: &EncParams,
+    lay: &Layout,
+    st: &mut CompressState,
+    pool: Option<&Pool>,
+    dst: &mut [u8],
+    hlen: usize,
+) -> Result<Option<usize>> {
+    let mut pos = hlen + 4 * lay.nblocks;
+    let prefilter = p.prefilter.is_some();
+    let capture = delta_reference(&p.filters, prefilter).filter(|_| lay.nblocks > 1);
+    let mut dref = std::mem::take(&mut st.dref);
+    let mut first = 0;
+    if let Some(k) = capture {
+        let c = Capture {
+            after: k - usize::from(prefilter),
+            into: &mut dref,
+        };
+        write_i32(dst, hlen, pos as i32);
+        let res = match pool {
+            Some(pool) => encode_block(p, &mut pool.scratch(0), job(lay, 0, 0), dst, pos, Some(c)),
+            None => encode_block(p, &mut st.scratch, job(lay, 0, 0), dst, pos, Some(c)),
+        };
+        match res {
+            Ok(Some(n)) => pos += n,
+            other => {
+                st.dref = dref;
+                return other;
+            }
+        }
+        first = 1;
+    }
+    let p = EncParams {
+        dref: if capture.is_some() {
+            &dref[..lay.blocksize]
+        } else {
+            p.dref
+        },
+        ..*p
+    };
+    let written = match pool {
+        Some(pool) if lay.nblocks - first > 1 => {
+            compress_parallel(&p, lay, st, pool, dst, hlen, first, pos)
+        }
+        _ => compress_serial(&p, lay, &mut st.scratch, dst, hlen, first, pos),
+    };
+    st.dref = dref;
+    written
+}
+
+/// Compresses blocks `first..` one after the other straight into `dst` from `pos`, writing
+/// their block starts.
 fn compress_serial(
     p: &EncParams,
     lay: &Layout,
     sc: &mut Scratch,
     dst: &mut [u8],
     hlen: usize,
+    first: usize,
+    mut pos: usize,
 ) -> Result<Option<usize>> {
-    let mut pos = hlen + 4 * lay.nblocks;
-    for j in 0..lay.nblocks {
+    for j in first..lay.nblocks {
         match serial_block(p, lay, sc, dst, hlen, j, pos)? {
             Some(n) => pos += n,
             None => return Ok(None),
@@ -295,14 +399,13 @@ fn serial_block(
     pos: usize,
 ) -> Result<Option<usize>> {
     write_i32(dst, hlen + 4 * j, pos as i32);
-    let last = lay.leftover > 0 && j == lay.nblocks - 1;
-    let bsize = if last { lay.leftover } else { lay.blocksize };
-    encode_block(p, sc, j * lay.blocksize, bsize, last, dst, pos)
+    encode_block(p, sc, job(lay, j, 0), dst, pos, None)
 }
 
-/// Compresses every block into its own slot on the pool, then lays them out in order with
-/// the same outcome as the serial path (a block whose limits could differ is redone
-/// serially in place).
+/// Compresses blocks `first..` into slots of their own on the pool, then lays them out in
+/// order from `pos` with the same outcome as the serial path (a block whose limits could
+/// differ is redone serially in place).
+#[allow(clippy::too_many_arguments)]
 fn compress_parallel(
     p: &EncParams,
     lay: &Layout,
@@ -310,39 +413,44 @@ fn compress_parallel(
     pool: &Pool,
     dst: &mut [u8],
     hlen: usize,
+    first: usize,
+    mut pos: usize,
 ) -> Result<Option<usize>> {
     let slot = block_bound(lay);
-    ensure(&mut st.slots, slot * lay.nblocks);
+    let n = lay.nblocks - first;
+    ensure(&mut st.slots, slot * n);
     st.results.clear();
-    st.results.resize(lay.nblocks, None);
-    let slots = &mut st.slots[..slot * lay.nblocks];
-    let results = &mut st.results;
-    pool.install(|| {
-        slots
-            .par_chunks_mut(slot)
-            .zip(results.par_iter_mut())
-            .enumerate()
-            .try_for_each(|(j, (out, res))| -> Result<()> {
-                let last = lay.leftover > 0 && j == lay.nblocks - 1;
-                let bsize = if last { lay.leftover } else { lay.blocksize };
-                let mut sc = pool.scratch();
-                *res = encode_block(p, &mut sc, j * lay.blocksize, bsize, last, out, 0)?;
-                Ok(())
-            })
-    })?;
+    st.results.resize(n, None);
+    {
+        let cells: Vec<Mutex<(&mut [u8], &mut Option<usize>)>> = st.slots[..slot * n]
+            .chunks_mut(slot)
+            .zip(st.results.iter_mut())
+            .map(Mutex::new)
+            .collect();
+        let errors = FirstError::new();
+        pool.for_each_block(n, &|k, tid, sc| {
+            let mut cell = cells[k].lock().unwrap_or_else(PoisonError::into_inner);
+            let (out, res) = &mut *cell;
+            match encode_block(p, sc, job(lay, first + k, tid), out, 0, None) {
+                Ok(r) => **res = r,
+                Err(e) => errors.record(k, e),
+            }
+        })?;
+        errors.into_result()?;
+    }
     let destsize = dst.len();
-    let mut pos = hlen + 4 * lay.nblocks;
-    for j in 0..lay.nblocks {
-        let n = match st.results[j] {
-            Some(n) if pos + slot <= destsize => {
+    for k in 0..n {
+        let j = first + k;
+        let written = match st.results[k] {
+            Some(len) if pos + slot <= destsize => {
                 write_i32(dst, hlen + 4 * j, pos as i32);
-                dst[pos..pos + n].copy_from_slice(&st.slots[j * slot..j * slot + n]);
-                Some(n)
+                dst[pos..pos + len].copy_from_slice(&st.slots[k * slot..k * slot + len]);
+                Some(len)
             }
             _ => serial_block(p, lay, &mut st.scratch, dst, hlen, j, pos)?,
         };
-        match n {
-            Some(n) => pos += n,
+        match written {
+            Some(len) => pos += len,
             None => return Ok(None),
         }
     }

@@ -1,19 +1,59 @@
 //! Chunk decompression: header checks, dictionary, block starts, blocks (serial or parallel).
 
+use std::any::Any;
 use std::ops::Range;
-use std::sync::{Mutex, PoisonError};
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::header::{read_i32, Header};
-use super::pipeline::Filters;
-use super::scratch::Scratch;
+use super::hooks::{ttmp_len, Output, PostfilterArgs, PostfilterFn};
+use super::pipeline::{resolve, Filters, Plugins};
+use super::scratch::{ensure, Scratch};
 use super::special;
 use super::streams::{decode_block, DecParams, Dict};
 use crate::codecs::zstd::DDict;
 use crate::constants::*;
+use crate::context::DParams;
 use crate::error::{Error, Result};
-use crate::threads::Pool;
+use crate::registry::plugins::{self, Codec, DecompressCall};
+use crate::threads::{FirstError, Pool};
+
+/// What a decompression uses besides the chunk: the context's callbacks and host data.
+#[derive(Clone, Copy)]
+pub(crate) struct DecompressEnv<'a> {
+    /// Postfilter.
+    pub postfilter: Option<&'a PostfilterFn>,
+    /// Host data handed to callbacks.
+    pub host: Option<&'a (dyn Any + Send + Sync)>,
+    /// Typesize of the context's super-chunk.
+    pub schunk_typesize: Option<i32>,
+    /// Chunk number handed to the postfilter (-1 outside a super-chunk).
+    pub nchunk: i64,
+    /// Number of threads of the context.
+    pub nthreads: i16,
+}
+
+impl Default for DecompressEnv<'_> {
+    fn default() -> Self {
+        DecompressEnv {
+            postfilter: None,
+            host: None,
+            schunk_typesize: None,
+            nchunk: -1,
+            nthreads: 1,
+        }
+    }
+}
+
+impl std::fmt::Debug for DecompressEnv<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DecompressEnv")
+            .field("postfilter", &self.postfilter.is_some())
+            .field("nchunk", &self.nchunk)
+            .field("nthreads", &self.nthreads)
+            .finish()
+    }
+}
 
 /// Working state a decompression uses (owned by the context, reused across calls).
 #[derive(Debug, Default)]
@@ -50,6 +90,14 @@ pub(crate) struct Prepared<'a> {
     pub leftover: usize,
     /// Dictionary, if any.
     pub dict: Option<OwnedDict>,
+    /// Registered filters of the slots.
+    pub plugins: Plugins,
+    /// Registered codec of a user-codec chunk.
+    pub codec: Option<Arc<Codec>>,
+    /// Parameters handed to callbacks.
+    pub dparams: DParams,
+    /// Callbacks and host data.
+    pub env: DecompressEnv<'a>,
 }
 
 impl Prepared<'_> {
@@ -57,17 +105,26 @@ impl Prepared<'_> {
     pub fn params(&self) -> DecParams<'_> {
         DecParams {
             compformat: self.h.compformat(),
+            compcode_meta: self.h.compcode_meta,
             dont_split: self.h.dont_split(),
             filters: Filters {
                 ids: self.h.filters,
                 meta: self.h.filters_meta,
                 typesize: usize::from(self.h.typesize),
                 version: self.h.version,
+                plugins: &self.plugins,
             },
             dict: self.dict.as_ref().map(|d| match d {
                 OwnedDict::Zstd(z) => Dict::Zstd(z),
                 OwnedDict::Lz4(r) => Dict::Lz4(&self.src[r.clone()]),
             }),
+            codec: self.codec.as_deref(),
+            call: DecompressCall {
+                dparams: &self.dparams,
+                chunk: self.src,
+                schunk_typesize: self.env.schunk_typesize,
+                host: self.env.host,
+            },
         }
     }
 
@@ -94,9 +151,73 @@ impl Prepared<'_> {
         }
     }
 
-    /// Decodes block `j` into `out`; `dref` is the decoded first block (DELTA). Returns the
-    /// number of bytes the block produced.
+    /// Decodes block `j` into `out` on thread `tid`, through the postfilter if there is
+    /// one; `dref` is the decoded first block (DELTA). Returns the number of bytes the block
+    /// produced.
     pub fn decode(
+        &self,
+        p: &DecParams,
+        sc: &mut Scratch,
+        j: usize,
+        out: &mut [u8],
+        dref: &[u8],
+        tid: usize,
+    ) -> Result<usize> {
+        if self.env.postfilter.is_none() {
+            return self.decode_raw(p, sc, j, out, dref);
+        }
+        let q = self.ttmp_area();
+        let at = if self.is_flat() { 0 } else { q };
+        self.decode_filtered(p, sc, j, dref, tid, at, Output::Buffer(out))
+    }
+
+    /// Size of one area of the callbacks' scratch buffer.
+    pub fn ttmp_area(&self) -> usize {
+        ttmp_len(self.blocksize, usize::from(self.h.typesize)) / 4
+    }
+
+    /// Decodes block `j` into the thread's `ttmp` at byte `at`, then runs the postfilter
+    /// with that input and the given output. Returns the block's decoded size.
+    #[allow(clippy::too_many_arguments)]
+    pub fn decode_filtered(
+        &self,
+        p: &DecParams,
+        sc: &mut Scratch,
+        j: usize,
+        dref: &[u8],
+        tid: usize,
+        at: usize,
+        output: Output,
+    ) -> Result<usize> {
+        let len = self.block_len(j);
+        let mut ttmp = std::mem::take(&mut sc.ttmp);
+        ensure(&mut ttmp, 4 * self.ttmp_area());
+        let res = self.decode_raw(p, sc, j, &mut ttmp[at..at + len], dref);
+        let res = res.and_then(|n| {
+            let pf = self.env.postfilter.ok_or(Error::Postfilter)?;
+            let mut args = PostfilterArgs {
+                ttmp: &mut ttmp,
+                input: at,
+                output,
+                size: len,
+                typesize: i32::from(self.h.typesize),
+                offset: j * self.blocksize,
+                nblock: j,
+                tid,
+                nchunk: self.env.nchunk,
+            };
+            if pf(&mut args) == 0 {
+                Ok(n)
+            } else {
+                Err(Error::Postfilter)
+            }
+        });
+        sc.ttmp = ttmp;
+        res
+    }
+
+    /// Decodes block `j` into `out` without the postfilter.
+    pub fn decode_raw(
         &self,
         p: &DecParams,
         sc: &mut Scratch,
@@ -146,7 +267,11 @@ impl Prepared<'_> {
 
 /// Checks what the reference checks before decoding blocks and reads the dictionary.
 /// `Ok(None)` means an empty chunk (nothing to decode).
-pub(crate) fn prepare(h: Header, src: &[u8]) -> Result<Option<Prepared<'_>>> {
+pub(crate) fn prepare<'a>(
+    h: Header,
+    src: &'a [u8],
+    env: DecompressEnv<'a>,
+) -> Result<Option<Prepared<'a>>> {
     let hlen = h.header_len();
     let special = h.special();
     if special > SPECIAL_UNINIT {
@@ -186,6 +311,17 @@ pub(crate) fn prepare(h: Header, src: &[u8]) -> Result<Option<Prepared<'_>>> {
         nblocks,
         leftover,
         dict,
+        plugins: resolve(&h.filters),
+        codec: if h.compformat() == UDCODEC_FORMAT {
+            plugins::codec(h.udcodec)
+        } else {
+            None
+        },
+        dparams: DParams {
+            nthreads: env.nthreads,
+            typesize: i32::from(h.typesize),
+        },
+        env,
     }))
 }
 
@@ -214,6 +350,7 @@ pub(crate) fn read_dict(h: &Header, src: &[u8], at: usize) -> Result<OwnedDict> 
 pub(crate) fn decompress(
     st: &mut DecompressState,
     pool: Option<&Pool>,
+    env: DecompressEnv,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<usize> {
@@ -224,9 +361,9 @@ pub(crate) fn decompress(
     }
     h.check_source(src.len())?;
     if h.is_vl() {
-        return super::vlblocks::decompress_concat(&mut st.scratch, h, src, dst);
+        return super::vlblocks::decompress_concat(&mut st.scratch, pool, env, h, src, dst);
     }
-    let Some(c) = prepare(h, src)? else {
+    let Some(c) = prepare(h, src, env)? else {
         return Ok(0);
     };
     if let Some(m) = &maskout {
@@ -259,7 +396,7 @@ fn run_blocks(
         let first = if mask.is_some_and(|m| m[0]) {
             head.len()
         } else {
-            c.decode(&p, sc, 0, head, &[])?
+            c.decode(&p, sc, 0, head, &[], 0)?
         };
         Ok(first + decode_range(c, &p, sc, pool, mask, 1, rest, head)?)
     } else {
@@ -288,43 +425,33 @@ fn decode_range(
                 total += if skip(first + k) {
                     block.len()
                 } else {
-                    c.decode(p, sc, first + k, block, dref)?
+                    c.decode(p, sc, first + k, block, dref, 0)?
                 };
             }
             Ok(total)
         }
         Some(pool) => {
+            let cells: Vec<Mutex<&mut [u8]>> = out.chunks_mut(bs).map(Mutex::new).collect();
+            let total = AtomicUsize::new(0);
             // Report the error of the lowest failing block, as the serial path does.
-            let first_err: Mutex<Option<(usize, Error)>> = Mutex::new(None);
-            let total: usize = pool.install(|| {
-                out.par_chunks_mut(bs)
-                    .enumerate()
-                    .map(|(k, block)| {
-                        let j = first + k;
-                        if skip(j) {
-                            return block.len();
-                        }
-                        match c.decode(p, &mut pool.scratch(), j, block, dref) {
-                            Ok(n) => n,
-                            Err(e) => {
-                                let mut g =
-                                    first_err.lock().unwrap_or_else(PoisonError::into_inner);
-                                if !matches!(*g, Some((i, _)) if i < j) {
-                                    *g = Some((j, e));
-                                }
-                                0
-                            }
-                        }
-                    })
-                    .sum()
-            });
-            match first_err
-                .into_inner()
-                .unwrap_or_else(PoisonError::into_inner)
-            {
-                Some((_, e)) => Err(e),
-                None => Ok(total),
-            }
+            let errors = FirstError::new();
+            pool.for_each_block(cells.len(), &|k, tid, sc| {
+                let j = first + k;
+                let mut block = cells[k].lock().unwrap_or_else(PoisonError::into_inner);
+                let n = if skip(j) {
+                    Ok(block.len())
+                } else {
+                    c.decode(p, sc, j, &mut block, dref, tid)
+                };
+                match n {
+                    Ok(n) => {
+                        total.fetch_add(n, Ordering::Relaxed);
+                    }
+                    Err(e) => errors.record(j, e),
+                }
+            })?;
+            errors.into_result()?;
+            Ok(total.into_inner())
         }
     }
 }

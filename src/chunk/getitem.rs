@@ -1,7 +1,8 @@
 //! Partial decoding: a range of items, decoding only the blocks that hold them.
 
-use super::decompress::{prepare, Prepared};
+use super::decompress::{prepare, DecompressEnv, Prepared};
 use super::header::Header;
+use super::hooks::Output;
 use super::scratch::{ensure, Scratch};
 use super::special;
 use crate::constants::*;
@@ -11,6 +12,7 @@ use crate::error::{Error, Result};
 /// into `dst`; returns the number of bytes written.
 pub(crate) fn getitem(
     sc: &mut Scratch,
+    env: DecompressEnv,
     src: &[u8],
     start: i32,
     nitems: i32,
@@ -38,11 +40,12 @@ pub(crate) fn getitem(
     let out = &mut dst[..end - begin];
     let hlen = h.header_len();
     let special = h.special();
-    if special != NO_SPECIAL {
+    let post = env.postfilter.is_some();
+    if special > SPECIAL_UNINIT {
+        return Err(Error::SchunkSpecial);
+    }
+    if special != NO_SPECIAL && !post {
         // Served from the header alone (no consistency checks of the rest, as the reference).
-        if special > SPECIAL_UNINIT {
-            return Err(Error::SchunkSpecial);
-        }
         let width = (h.cbytes.max(0) as usize).saturating_sub(hlen);
         let value = if special == SPECIAL_VALUE {
             src.get(hlen..hlen + width).ok_or(Error::ReadBuffer)?
@@ -52,16 +55,17 @@ pub(crate) fn getitem(
         special::fill(special, usize::from(h.typesize), value, out)?;
         return Ok(out.len());
     }
-    if h.is_memcpyed() {
+    if h.is_memcpyed() && !post {
         let stored = src.get(hlen + begin..hlen + end).ok_or(Error::ReadBuffer)?;
         out.copy_from_slice(stored);
         return Ok(out.len());
     }
     let (nblocks, _) = h.nblocks();
-    if src.len() < hlen + 4 * nblocks {
+    let flat = h.is_memcpyed() || special != NO_SPECIAL;
+    if !flat && src.len() < hlen + 4 * nblocks {
         return Err(Error::ReadBuffer);
     }
-    let Some(c) = prepare(h, src)? else {
+    let Some(c) = prepare(h, src, env)? else {
         return Err(Error::InvalidParam);
     };
     copy_range(&c, sc, begin, end, out)?;
@@ -83,7 +87,7 @@ fn copy_range(
     if needs_ref {
         let n = c.block_len(0);
         ensure(&mut dref, n);
-        let res = c.decode(&p, sc, 0, &mut dref[..n], &[]);
+        let res = c.decode_raw(&p, sc, 0, &mut dref[..n], &[]);
         if let Err(e) = res {
             sc.block = dref;
             return Err(e);
@@ -118,11 +122,18 @@ fn copy_blocks(
         } else {
             &dref[..dref.len().min(bs)]
         };
-        if from == 0 && to == blen {
-            c.decode(&p, sc, j, &mut out[dst_at..dst_at + blen], dref_j)?;
+        if c.env.postfilter.is_some() {
+            // The reference decodes into the third area of its scratch buffer and has the
+            // postfilter write the second one.
+            let q = c.ttmp_area();
+            let at = if c.is_flat() { 0 } else { 2 * q };
+            c.decode_filtered(&p, sc, j, dref_j, 0, at, Output::Scratch(q))?;
+            out[dst_at..dst_at + to - from].copy_from_slice(&sc.ttmp[q + from..q + to]);
+        } else if from == 0 && to == blen {
+            c.decode_raw(&p, sc, j, &mut out[dst_at..dst_at + blen], dref_j)?;
         } else {
             ensure(part, blen);
-            c.decode(&p, sc, j, &mut part[..blen], dref_j)?;
+            c.decode_raw(&p, sc, j, &mut part[..blen], dref_j)?;
             out[dst_at..dst_at + to - from].copy_from_slice(&part[from..to]);
         }
     }

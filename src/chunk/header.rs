@@ -250,6 +250,7 @@ pub fn filters_from_flags(flags: u8) -> [u8; 6] {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct NewHeader {
     pub flags: u8,
+    pub versionlz: u8,
     pub typesize: u8,
     pub nbytes: i32,
     pub blocksize: i32,
@@ -264,7 +265,7 @@ impl NewHeader {
     /// Writes the header (32 bytes when `extended`, else 16) with cbytes 0.
     pub fn write(&self, dst: &mut [u8], extended: bool) {
         dst[offsets::VERSION] = VERSION_FORMAT_STABLE;
-        dst[offsets::VERSIONLZ] = 1;
+        dst[offsets::VERSIONLZ] = self.versionlz;
         dst[offsets::FLAGS] = self.flags;
         dst[offsets::TYPESIZE] = self.typesize;
         write_i32(dst, offsets::NBYTES, self.nbytes);

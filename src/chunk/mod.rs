@@ -4,12 +4,14 @@ pub(crate) mod compress;
 pub(crate) mod decompress;
 pub(crate) mod getitem;
 pub mod header;
+pub mod hooks;
 pub(crate) mod pipeline;
 pub mod scratch;
 pub mod special;
 pub(crate) mod streams;
 pub mod stune;
 pub mod vlblocks;
+pub(crate) mod vlcompress;
 
 pub use header::Header;
 pub use vlblocks::nblocks as vl_nblocks;

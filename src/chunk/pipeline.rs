@@ -3,10 +3,19 @@
 use crate::constants::*;
 use crate::error::{Error, Result};
 use crate::filters::{bitshuffle, delta, shuffle, trunc_prec};
+use crate::registry::plugins::{self, CompressCall, DecompressCall, Filter};
+
+/// The registered filters of the slots that hold one (resolved once per operation).
+pub(crate) type Plugins = [Option<std::sync::Arc<Filter>>; MAX_FILTERS];
+
+/// Looks up the registered filter of every slot that is not a built-in filter.
+pub(crate) fn resolve(ids: &[u8; MAX_FILTERS]) -> Plugins {
+    ids.map(|id| if id < 32 { None } else { plugins::filter(id) })
+}
 
 /// The filter slots of a chunk and what the filters need to know about it.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Filters {
+pub(crate) struct Filters<'a> {
     /// Filter ids per slot.
     pub ids: [u8; 6],
     /// Filter metadata per slot.
@@ -15,9 +24,11 @@ pub(crate) struct Filters {
     pub typesize: usize,
     /// Chunk format version (2 selects the old bitshuffle leftover rule).
     pub version: u8,
+    /// Registered filters of the slots (see [`resolve`]).
+    pub plugins: &'a Plugins,
 }
 
-impl Filters {
+impl Filters<'_> {
     /// Whether any slot needs work on compression.
     pub fn any_forward(&self) -> bool {
         self.ids.iter().any(|&f| f != NOFILTER)
@@ -35,13 +46,9 @@ impl Filters {
         self.ids.contains(&DELTA)
     }
 
-    /// Whether any slot holds an id that is neither built in nor known.
-    pub fn check_known(&self) -> Result<()> {
-        if self.ids.iter().all(|&f| f < LAST_FILTER) {
-            Ok(())
-        } else {
-            Err(Error::FilterPipeline)
-        }
+    /// Number of slots holding a filter.
+    pub fn active(&self) -> usize {
+        self.ids.iter().filter(|&&id| id != NOFILTER).count()
     }
 
     fn shuffle_width(&self, slot: usize) -> usize {
@@ -61,19 +68,29 @@ enum At {
     Out,
 }
 
+/// The output of one forward stage captured on the way (see [`delta_reference`]).
+pub(crate) struct Capture<'b> {
+    /// Number of filters after which the data is copied.
+    pub after: usize,
+    /// Where it is copied.
+    pub into: &'b mut Vec<u8>,
+}
+
 /// Runs the forward pipeline on `block` (the bytes at `offset` of the chunk) using the
-/// scratch buffers `a` and `b` (each at least `block.len()` long), stopping after `stages`
-/// filters. `dref` is what DELTA XORs blocks after the first with (see [`delta_reference`]);
-/// the first block is its own reference. Returns which buffer holds the result: `None` for
-/// `block` itself (no filter), `Some(false)` for `a`, `Some(true)` for `b`.
+/// scratch buffers `a` and `b` (each at least `block.len()` long). `dref` is what DELTA XORs
+/// blocks after the first with (see [`delta_reference`]); the first block is its own
+/// reference. Returns which buffer holds the result: `None` for `block` itself (no filter),
+/// `Some(false)` for `a`, `Some(true)` for `b`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn forward(
     f: &Filters,
+    call: &CompressCall,
     dref: &[u8],
     offset: usize,
     block: &[u8],
     a: &mut [u8],
     b: &mut [u8],
-    stages: usize,
+    mut capture: Option<Capture>,
 ) -> Result<Option<bool>> {
     let n = block.len();
     let (a, b) = (&mut a[..n], &mut b[..n]);
@@ -84,24 +101,32 @@ pub(crate) fn forward(
         if id == NOFILTER {
             continue;
         }
-        if done == stages {
-            break;
-        }
-        done += 1;
         let to_b = at == At::A;
         let (src, dst): (&[u8], &mut [u8]) = match at {
             At::Input => (block, &mut *a),
             At::A => (&*a, &mut *b),
             _ => (&*b, &mut *a),
         };
+        let meta = f.meta[slot];
         match id {
             SHUFFLE => shuffle::shuffle(f.shuffle_width(slot), src, dst),
             BITSHUFFLE => bitshuffle::bitshuffle(f.typesize, src, dst),
             DELTA if offset == 0 => delta::encode(src, 0, f.typesize, src, dst),
             DELTA => delta::encode(dref, offset, f.typesize, src, dst),
-            TRUNC_PREC => trunc_prec::truncate(f.meta[slot] as i8, f.typesize, src, dst)
+            TRUNC_PREC => trunc_prec::truncate(meta as i8, f.typesize, src, dst)
                 .map_err(|_| Error::FilterPipeline)?,
-            _ => return Err(Error::FilterPipeline),
+            _ => {
+                let run = f.plugins[slot].as_ref().and_then(|p| p.forward.as_ref());
+                match run {
+                    Some(run) if run(call, meta, id, src, dst) == 0 => {}
+                    _ => return Err(Error::FilterPipeline),
+                }
+            }
+        }
+        done += 1;
+        if let Some(c) = capture.as_mut().filter(|c| c.after == done) {
+            c.into.clear();
+            c.into.extend_from_slice(dst);
         }
         at = if to_b { At::B } else { At::A };
     }
@@ -112,18 +137,19 @@ pub(crate) fn forward(
     })
 }
 
-/// How many leading filters of the first block the reference has run, in place in the
-/// caller's source buffer, before it XORs later blocks with that buffer in DELTA.
+/// How many stages of the first block (a prefilter counts as one, then every filter) the
+/// reference has run when it XORs later blocks in DELTA with the first block of its source
+/// buffer.
 ///
-/// The reference rotates three buffers (source, two scratch) through its pipeline, so
-/// every third filter writes into the chunk's source; blocks after the first then see the
-/// first block as left by the last such filter. `None` when the source stays untouched.
-pub(crate) fn delta_reference(f: &Filters) -> Option<usize> {
+/// The reference rotates three buffers (source, two scratch) through its stages, so every
+/// third stage writes into the chunk's source; blocks after the first then see the first
+/// block as left by the last such stage. `None` when the source stays untouched.
+pub(crate) fn delta_reference(f: &Filters, prefilter: bool) -> Option<usize> {
     if !f.has_delta() {
         return None;
     }
-    let active = f.ids.iter().filter(|&&id| id != NOFILTER).count();
-    match active - active % 3 {
+    let stages = f.active() + usize::from(prefilter);
+    match stages - stages % 3 {
         0 => None,
         k => Some(k),
     }
@@ -132,8 +158,10 @@ pub(crate) fn delta_reference(f: &Filters) -> Option<usize> {
 /// Runs the backward pipeline: the decoded streams are in `a` (or already in `out` when
 /// `needs_backward_buffer` is false); the result ends in `out`. `dref` is the chunk's decoded
 /// first block (used by DELTA for blocks after the first), `offset` the block's position.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn backward(
     f: &Filters,
+    call: &DecompressCall,
     a: &mut [u8],
     b: &mut [u8],
     out: &mut [u8],
@@ -193,9 +221,18 @@ pub(crate) fn backward(
                 }
             }
             // Ids below the registered range are unknown built-ins (the reference's generic
-            // failure); others are unregistered plugin or user filters.
+            // failure); others are plugin or user filters, whose negative codes are passed on.
             id if id < 32 => return Err(Error::Failure),
-            _ => return Err(Error::FilterPipeline),
+            id => {
+                let run = f.plugins[slot].as_ref().and_then(|p| p.backward.as_ref());
+                let Some(run) = run else {
+                    return Err(Error::FilterPipeline);
+                };
+                let rc = run(call, f.meta[slot], id, src, dst);
+                if rc < 0 {
+                    return Err(Error::from_code(rc).unwrap_or(Error::Failure));
+                }
+            }
         }
         at = next;
     }

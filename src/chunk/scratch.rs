@@ -46,7 +46,8 @@ impl Codecs {
     }
 }
 
-/// Working memory of one thread: two filter buffers, a block buffer and codec contexts.
+/// Working memory of one thread: filter and block buffers, the callbacks' scratch buffer and
+/// codec contexts.
 #[derive(Debug, Default)]
 pub struct Scratch {
     /// First filter buffer.
@@ -57,6 +58,8 @@ pub struct Scratch {
     pub block: Vec<u8>,
     /// Partial block buffer (getitem).
     pub part: Vec<u8>,
+    /// The buffer prefilters and postfilters see as the thread's scratch (`ttmp`).
+    pub ttmp: Vec<u8>,
     /// Codec contexts.
     pub codecs: Codecs,
 }

@@ -47,6 +47,7 @@ pub fn build(
     });
     let header = NewHeader {
         flags: DOSHUFFLE | DOBITSHUFFLE,
+        versionlz: 1,
         typesize: if ts > i32::from(u8::MAX) { 1 } else { ts as u8 },
         nbytes,
         blocksize,

@@ -1,17 +1,21 @@
 //! One block at a time: filters, split into streams, codec calls, runs and raw streams.
 
 use super::header::{read_i32, write_i32};
-use super::pipeline::{self, Filters};
-use super::scratch::{Codecs, Scratch};
+use super::hooks::{ttmp_len, Output, Prefilter, PrefilterArgs};
+use super::pipeline::{self, Capture, Filters};
+use super::scratch::{ensure, Codecs, Scratch};
 use crate::codecs::{blosclz, lz4, zlib, zstd};
 use crate::constants::*;
 use crate::error::{Error, Result};
+use crate::registry::plugins::{Codec, CompressCall, DecompressCall};
 
 /// What block compression needs to know about the chunk being written.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) struct EncParams<'a> {
     /// Codec code.
     pub compcode: u8,
+    /// Codec metadata (handed to registered codecs).
+    pub compcode_meta: u8,
     /// Compression level (1..=9).
     pub clevel: u8,
     /// Whether full blocks are split into `typesize` streams.
@@ -19,12 +23,22 @@ pub(crate) struct EncParams<'a> {
     /// Whether runs are encoded (extended header only).
     pub runs: bool,
     /// Filter pipeline (its typesize is the stored one).
-    pub filters: Filters,
+    pub filters: Filters<'a>,
     /// The whole uncompressed chunk.
     pub chunk: &'a [u8],
     /// What DELTA XORs blocks after the first with (the chunk's first block as the
     /// reference's pipeline leaves it).
     pub dref: &'a [u8],
+    /// Blocksize of the chunk.
+    pub blocksize: usize,
+    /// The registered codec, for codes that are not built in.
+    pub codec: Option<&'a Codec>,
+    /// What callbacks learn about the compression.
+    pub call: CompressCall<'a>,
+    /// The context's prefilter.
+    pub prefilter: Option<&'a Prefilter>,
+    /// Chunk number handed to the prefilter.
+    pub nchunk: i64,
 }
 
 /// Whether every byte of `s` equals the first one.
@@ -50,7 +64,12 @@ fn zstd_level(clevel: u8) -> i32 {
     }
 }
 
-fn codec_compress(p: &EncParams, codecs: &mut Codecs, src: &[u8], dst: &mut [u8]) -> Result<usize> {
+pub(crate) fn codec_compress(
+    p: &EncParams,
+    codecs: &mut Codecs,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<usize> {
     let clevel = i32::from(p.clevel);
     Ok(match p.compcode {
         BLOSCLZ => blosclz::compress(clevel, src, dst),
@@ -58,37 +77,97 @@ fn codec_compress(p: &EncParams, codecs: &mut Codecs, src: &[u8], dst: &mut [u8]
         LZ4HC => codecs.lz4hc_state()?.compress(src, dst, clevel),
         ZLIB => zlib::compress(src, dst, clevel),
         ZSTD => codecs.zstd_cctx()?.compress(src, dst, zstd_level(p.clevel)),
-        _ => return Err(Error::CodecSupport),
+        _ => {
+            let encoder = p.codec.and_then(|c| c.encoder.as_ref());
+            let n = encoder.ok_or(Error::CodecSupport)?(&p.call, p.compcode_meta, src, dst);
+            usize::try_from(n).map_err(|_| Error::Data)?
+        }
     })
 }
 
-/// Compresses block `nblock` (bytes `offset..offset + bsize` of the chunk) into `dest`
-/// starting at `pos`, treating `dest.len()` as the destination size exactly like the
-/// reference's `blosc_c`. Returns the bytes written, or `None` when they do not fit.
+/// Runs the prefilter on block `nblock` (`input`), writing to `output` (a place in the
+/// thread's `ttmp`, grown to its full size here, or a buffer).
+pub(crate) fn run_prefilter(
+    p: &EncParams,
+    pf: &Prefilter,
+    ttmp: &mut Vec<u8>,
+    input: &[u8],
+    nblock: usize,
+    tid: usize,
+    output: Output,
+) -> Result<()> {
+    ensure(ttmp, ttmp_len(p.blocksize, p.filters.typesize));
+    let mut args = PrefilterArgs {
+        input,
+        ttmp,
+        output,
+        size: input.len(),
+        typesize: p.filters.typesize as i32,
+        offset: nblock * p.blocksize,
+        nblock,
+        tid,
+        nchunk: p.nchunk,
+    };
+    if (pf.run)(&mut args) == 0 {
+        Ok(())
+    } else {
+        Err(Error::FilterPipeline)
+    }
+}
+
+/// Which block a job compresses, and on which thread.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BlockJob {
+    /// Block number.
+    pub nblock: usize,
+    /// Size of the block.
+    pub bsize: usize,
+    /// Whether it is the last, partial block.
+    pub leftover: bool,
+    /// Thread id.
+    pub tid: usize,
+}
+
+/// Compresses block `job.nblock` into `dest` starting at `pos`, treating `dest.len()` as
+/// the destination size exactly like the reference's `blosc_c`. `capture` receives the
+/// block after the given number of filters. Returns the bytes written, or `None` when they
+/// do not fit.
 pub(crate) fn encode_block(
     p: &EncParams,
     sc: &mut Scratch,
-    offset: usize,
-    bsize: usize,
-    leftover: bool,
+    job: BlockJob,
     dest: &mut [u8],
     mut pos: usize,
+    capture: Option<Capture>,
 ) -> Result<Option<usize>> {
     let start = pos;
+    let bsize = job.bsize;
+    let offset = job.nblock * p.blocksize;
     let block = &p.chunk[offset..offset + bsize];
+    let Scratch {
+        a, b, ttmp, codecs, ..
+    } = sc;
+    let input: &[u8] = match p.prefilter {
+        Some(pf) => {
+            run_prefilter(p, pf, ttmp, block, job.nblock, job.tid, Output::Scratch(0))?;
+            &ttmp[..bsize]
+        }
+        None => block,
+    };
     let filtered: &[u8] = if p.filters.any_forward() {
-        sc.ensure_filters(bsize);
-        let all = MAX_FILTERS;
-        match pipeline::forward(&p.filters, p.dref, offset, block, &mut sc.a, &mut sc.b, all)? {
-            None => block,
-            Some(false) => &sc.a[..bsize],
-            Some(true) => &sc.b[..bsize],
+        ensure(a, bsize);
+        ensure(b, bsize);
+        match pipeline::forward(&p.filters, &p.call, p.dref, offset, input, a, b, capture)? {
+            None => input,
+            Some(false) => &a[..bsize],
+            Some(true) => &b[..bsize],
         }
     } else {
-        block
+        input
     };
+    let disposable = p.prefilter.is_some_and(|pf| pf.disposable);
     let destsize = dest.len();
-    let nstreams = if p.split && !leftover {
+    let nstreams = if p.split && !job.leftover {
         p.filters.typesize
     } else {
         1
@@ -97,11 +176,15 @@ pub(crate) fn encode_block(
     for j in 0..nstreams {
         pos += 4;
         let stream = &filtered[j * neblock..(j + 1) * neblock];
-        if p.runs && is_run(stream) {
+        if disposable || (p.runs && is_run(stream)) {
             if pos > destsize {
                 return Ok(None);
             }
-            let value = stream.first().copied().unwrap_or(0);
+            let value = if disposable {
+                0
+            } else {
+                stream.first().copied().unwrap_or(0)
+            };
             write_i32(dest, pos - 4, -i32::from(value));
             if value > 0 {
                 pos += 1;
@@ -116,7 +199,7 @@ pub(crate) fn encode_block(
             return Ok(None);
         }
         let maxout = neblock.min(destsize - pos);
-        let mut cbytes = codec_compress(p, &mut sc.codecs, stream, &mut dest[pos..pos + maxout])?;
+        let mut cbytes = codec_compress(p, codecs, stream, &mut dest[pos..pos + maxout])?;
         if cbytes > maxout {
             return Err(Error::WriteBuffer);
         }
@@ -143,16 +226,22 @@ pub(crate) enum Dict<'a> {
 }
 
 /// What block decompression needs to know about the chunk being read.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) struct DecParams<'a> {
     /// Codec format (flags bits 5-7).
     pub compformat: u8,
+    /// Codec metadata (handed to registered codecs).
+    pub compcode_meta: u8,
     /// Whether blocks are stored as one stream.
     pub dont_split: bool,
     /// Filter pipeline.
-    pub filters: Filters,
+    pub filters: Filters<'a>,
     /// Dictionary, if the chunk has one.
     pub dict: Option<Dict<'a>>,
+    /// The registered codec of a user-codec chunk.
+    pub codec: Option<&'a Codec>,
+    /// What callbacks learn about the decompression.
+    pub call: DecompressCall<'a>,
 }
 
 /// Decodes one codec stream `src` into `dst` with the chunk's codec and dictionary.
@@ -169,6 +258,11 @@ pub(crate) fn decompress_stream(
         (ZLIB_FORMAT, _) => zlib::decompress(src, dst),
         (ZSTD_FORMAT, Some(Dict::Zstd(d))) => codecs.zstd_dctx()?.decompress(src, dst, Some(d)),
         (ZSTD_FORMAT, _) => codecs.zstd_dctx()?.decompress(src, dst, None),
+        (UDCODEC_FORMAT, _) => {
+            let decoder = p.codec.and_then(|c| c.decoder.as_ref());
+            let n = decoder.ok_or(Error::CodecSupport)?(&p.call, p.compcode_meta, src, dst);
+            usize::try_from(n).ok()
+        }
         _ => return Err(Error::CodecSupport),
     })
 }
@@ -252,7 +346,7 @@ pub(crate) fn decode_block(
     }
     if buffered || p.filters.has_delta() {
         let Scratch { a, b, .. } = sc;
-        pipeline::backward(&p.filters, a, b, out, dref, offset)?;
+        pipeline::backward(&p.filters, &p.call, a, b, out, dref, offset)?;
     }
     Ok(nstreams * neblock)
 }

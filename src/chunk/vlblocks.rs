@@ -1,12 +1,17 @@
 //! Chunks with variable-length blocks (format version 6, `blosc2_flags2` bit 0).
 
-use super::decompress::{read_dict, OwnedDict};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::decompress::{read_dict, DecompressEnv, OwnedDict};
 use super::header::{read_i32, Header};
-use super::pipeline::{self, Filters};
+use super::pipeline::{self, resolve, Filters, Plugins};
 use super::scratch::{ensure, Scratch};
 use super::streams::{DecParams, Dict};
 use crate::constants::*;
+use crate::context::DParams;
 use crate::error::{Error, Result};
+use crate::registry::plugins::{self, Codec, DecompressCall};
+use crate::threads::{FirstError, Pool};
 
 /// A VL chunk with checked block starts.
 struct VlChunk<'a> {
@@ -14,10 +19,14 @@ struct VlChunk<'a> {
     src: &'a [u8],
     nblocks: usize,
     dict: Option<OwnedDict>,
+    plugins: Plugins,
+    codec: Option<Arc<Codec>>,
+    dparams: DParams,
+    env: DecompressEnv<'a>,
 }
 
 impl<'a> VlChunk<'a> {
-    fn new(h: Header, src: &'a [u8]) -> Result<VlChunk<'a>> {
+    fn new(h: Header, src: &'a [u8], env: DecompressEnv<'a>) -> Result<VlChunk<'a>> {
         let nblocks = h.blocksize as usize;
         let bstarts_end = EXTENDED_HEADER_LENGTH + 4 * nblocks;
         if src.len() < bstarts_end {
@@ -36,6 +45,17 @@ impl<'a> VlChunk<'a> {
             src,
             nblocks,
             dict,
+            plugins: resolve(&h.filters),
+            codec: if h.compformat() == UDCODEC_FORMAT {
+                plugins::codec(h.udcodec)
+            } else {
+                None
+            },
+            dparams: DParams {
+                nthreads: env.nthreads,
+                typesize: i32::from(h.typesize),
+            },
+            env,
         })
     }
 
@@ -61,17 +81,26 @@ impl<'a> VlChunk<'a> {
     fn params(&self) -> DecParams<'_> {
         DecParams {
             compformat: self.h.compformat(),
+            compcode_meta: self.h.compcode_meta,
             dont_split: true,
             filters: Filters {
                 ids: self.h.filters,
                 meta: self.h.filters_meta,
                 typesize: usize::from(self.h.typesize),
                 version: self.h.version,
+                plugins: &self.plugins,
             },
             dict: self.dict.as_ref().map(|d| match d {
                 OwnedDict::Zstd(z) => Dict::Zstd(z),
                 OwnedDict::Lz4(r) => Dict::Lz4(&self.src[r.clone()]),
             }),
+            codec: self.codec.as_deref(),
+            call: DecompressCall {
+                dparams: &self.dparams,
+                chunk: self.src,
+                schunk_typesize: self.env.schunk_typesize,
+                host: self.env.host,
+            },
         }
     }
 
@@ -96,37 +125,110 @@ impl<'a> VlChunk<'a> {
         }
         if buffered || p.filters.has_delta() {
             let Scratch { a, b, .. } = sc;
-            pipeline::backward(&p.filters, a, b, out, &[], 0)?;
+            pipeline::backward(&p.filters, &p.call, a, b, out, &[], 0)?;
         }
         Ok(())
     }
 }
 
-/// Decompresses every block of the VL chunk `src` one after the other into `dst`.
+/// Decodes block `j` into `outs[j]` for every block, serially or on the pool.
+fn decode_all(
+    c: &VlChunk,
+    sc: &mut Scratch,
+    pool: Option<&Pool>,
+    outs: Vec<&mut [u8]>,
+) -> Result<()> {
+    match pool.filter(|_| outs.len() > 1) {
+        None => {
+            for (j, out) in outs.into_iter().enumerate() {
+                c.decode(sc, j, out)?;
+            }
+            Ok(())
+        }
+        Some(pool) => {
+            let cells: Vec<Mutex<&mut [u8]>> = outs.into_iter().map(Mutex::new).collect();
+            let errors = FirstError::new();
+            pool.for_each_block(cells.len(), &|j, _, sc| {
+                let mut out = cells[j].lock().unwrap_or_else(PoisonError::into_inner);
+                if let Err(e) = c.decode(sc, j, &mut out) {
+                    errors.record(j, e);
+                }
+            })?;
+            errors.into_result()
+        }
+    }
+}
+
+/// The uncompressed sizes of the blocks, which must add up to nbytes.
+fn block_sizes(c: &VlChunk) -> Result<Vec<usize>> {
+    let mut total = 0usize;
+    let mut sizes = Vec::with_capacity(c.nblocks);
+    for j in 0..c.nblocks {
+        let n = c.stream(j)?.0;
+        total = total.checked_add(n).ok_or(Error::InvalidHeader)?;
+        sizes.push(n);
+    }
+    if total != c.h.nbytes as usize {
+        return Err(Error::InvalidHeader);
+    }
+    Ok(sizes)
+}
+
+/// Decompresses every block of the VL chunk `src` into `dst`, one after the other.
 pub(crate) fn decompress_concat(
     sc: &mut Scratch,
+    pool: Option<&Pool>,
+    env: DecompressEnv,
     h: Header,
     src: &[u8],
     dst: &mut [u8],
 ) -> Result<usize> {
-    let c = VlChunk::new(h, src)?;
+    let c = VlChunk::new(h, src, env)?;
     // The block sizes must add up to nbytes before anything is written.
-    let mut total = 0usize;
-    for j in 0..c.nblocks {
-        total = total
-            .checked_add(c.stream(j)?.0)
-            .ok_or(Error::InvalidHeader)?;
-    }
-    if total != h.nbytes as usize || total > dst.len() {
+    let sizes = block_sizes(&c)?;
+    let total = h.nbytes as usize;
+    if total > dst.len() {
         return Err(Error::InvalidHeader);
     }
-    let mut pos = 0usize;
-    for j in 0..c.nblocks {
-        let (ulen, _) = c.stream(j)?;
-        c.decode(sc, j, &mut dst[pos..pos + ulen])?;
-        pos += ulen;
+    let mut outs = Vec::with_capacity(sizes.len());
+    let mut rest = &mut dst[..total];
+    for &n in &sizes {
+        let (head, tail) = rest.split_at_mut(n);
+        outs.push(head);
+        rest = tail;
     }
-    Ok(pos)
+    decode_all(&c, sc, pool, outs)?;
+    Ok(total)
+}
+
+/// Decompresses every block of the VL chunk `src` into buffers of their own.
+pub(crate) fn decompress_blocks(
+    sc: &mut Scratch,
+    pool: Option<&Pool>,
+    env: DecompressEnv,
+    src: &[u8],
+    maxblocks: usize,
+) -> Result<Vec<Vec<u8>>> {
+    let h = Header::parse(src)?;
+    if !h.is_vl() || h.blocksize as usize > maxblocks {
+        return Err(Error::InvalidParam);
+    }
+    let c = VlChunk::new(h, src, env)?;
+    let mut blocks: Vec<Vec<u8>> = block_sizes(&c)?
+        .into_iter()
+        .map(|n| {
+            let mut v = Vec::new();
+            ensure(&mut v, n);
+            v
+        })
+        .collect();
+    decode_all(
+        &c,
+        sc,
+        pool,
+        blocks.iter_mut().map(|b| &mut b[..]).collect(),
+    )?;
+    Ok(blocks)
 }
 
 /// Number of blocks of the VL chunk `src`.
@@ -139,12 +241,17 @@ pub fn nblocks(src: &[u8]) -> Result<i32> {
 }
 
 /// Decompresses block `nblock` of the VL chunk `src` into a new buffer.
-pub(crate) fn decompress_block(sc: &mut Scratch, src: &[u8], nblock: i32) -> Result<Vec<u8>> {
+pub(crate) fn decompress_block(
+    sc: &mut Scratch,
+    env: DecompressEnv,
+    src: &[u8],
+    nblock: i32,
+) -> Result<Vec<u8>> {
     let h = Header::parse(src)?;
     if !h.is_vl() || nblock < 0 || nblock >= h.blocksize {
         return Err(Error::InvalidParam);
     }
-    let c = VlChunk::new(h, src)?;
+    let c = VlChunk::new(h, src, env)?;
     let j = nblock as usize;
     let (ulen, _) = c.stream(j)?;
     if ulen > h.nbytes as usize {

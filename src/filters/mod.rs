@@ -1,11 +1,14 @@
-//! The built-in filters: byte shuffle, bit shuffle, delta and truncate-precision.
+//! The built-in filters (byte shuffle, bit shuffle, delta, truncate-precision) and the
+//! plugin filters the library registers at init (byte-delta, integer truncation).
 //!
 //! Byte and bit shuffle pick the fastest kernel the CPU offers (AVX2, SSE2 or portable
 //! scalar code) once, at first use; every kernel produces the same bytes.
 
 pub mod bitshuffle;
+pub mod bytedelta;
 mod cpu;
 pub mod delta;
+pub mod int_trunc;
 pub mod shuffle;
 pub mod trunc_prec;
 

@@ -3,6 +3,9 @@
 mod corpus;
 mod data;
 mod differential;
+mod hooks;
 mod hostile;
+mod plugins;
 mod refc;
 mod roundtrip;
+mod vl;

@@ -61,6 +61,8 @@ pub struct Reference {
     create_dctx: unsafe extern "C" fn(RawDParams) -> Ctx,
     free_ctx: unsafe extern "C" fn(Ctx),
     compress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
+    vlcompress_ctx:
+        unsafe extern "C" fn(Ctx, *const *const c_void, *const i32, i32, *mut c_void, i32) -> c_int,
     decompress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
     getitem_ctx:
         unsafe extern "C" fn(Ctx, *const c_void, i32, c_int, c_int, *mut c_void, i32) -> c_int,
@@ -116,6 +118,7 @@ pub fn get() -> Option<&'static Reference> {
             create_dctx: sym(h, "blosc2_create_dctx"),
             free_ctx: sym(h, "blosc2_free_ctx"),
             compress_ctx: sym(h, "blosc2_compress_ctx"),
+            vlcompress_ctx: sym(h, "blosc2_vlcompress_ctx"),
             decompress_ctx: sym(h, "blosc2_decompress_ctx"),
             getitem_ctx: sym(h, "blosc2_getitem_ctx"),
             compress: sym(h, "blosc2_compress"),
@@ -127,6 +130,30 @@ pub fn get() -> Option<&'static Reference> {
         })
     })
     .as_ref()
+}
+
+/// The reference's `blosc2_cparams` for `cp` (no callbacks).
+fn raw_cparams(cp: &CParams) -> RawCParams {
+    RawCParams {
+        compcode: cp.compcode,
+        compcode_meta: cp.compcode_meta,
+        clevel: cp.clevel,
+        use_dict: c_int::from(cp.use_dict),
+        typesize: cp.typesize,
+        nthreads: cp.nthreads,
+        blocksize: cp.blocksize,
+        splitmode: cp.splitmode,
+        schunk: std::ptr::null_mut(),
+        filters: cp.filters,
+        filters_meta: cp.filters_meta,
+        prefilter: std::ptr::null_mut(),
+        preparams: std::ptr::null_mut(),
+        tuner_params: std::ptr::null_mut(),
+        tuner_id: 0,
+        instr_codec: cp.instr_codec,
+        codec_params: std::ptr::null_mut(),
+        filter_params: [std::ptr::null_mut(); 6],
+    }
 }
 
 fn rc(n: c_int) -> Result<usize, i32> {
@@ -224,26 +251,7 @@ impl Reference {
 
     /// `blosc2_compress_ctx` with a fresh context made from `cp`.
     pub fn compress_ctx(&self, cp: &CParams, src: &[u8], dst: &mut [u8]) -> Result<usize, i32> {
-        let raw = RawCParams {
-            compcode: cp.compcode,
-            compcode_meta: cp.compcode_meta,
-            clevel: cp.clevel,
-            use_dict: c_int::from(cp.use_dict),
-            typesize: cp.typesize,
-            nthreads: cp.nthreads,
-            blocksize: cp.blocksize,
-            splitmode: cp.splitmode,
-            schunk: std::ptr::null_mut(),
-            filters: cp.filters,
-            filters_meta: cp.filters_meta,
-            prefilter: std::ptr::null_mut(),
-            preparams: std::ptr::null_mut(),
-            tuner_params: std::ptr::null_mut(),
-            tuner_id: 0,
-            instr_codec: false,
-            codec_params: std::ptr::null_mut(),
-            filter_params: [std::ptr::null_mut(); 6],
-        };
+        let raw = raw_cparams(cp);
         // The reference writes into its "const" source with three or more filters, so it
         // gets a private copy.
         let mut copy = src.to_vec();
@@ -255,6 +263,32 @@ impl Reference {
                 ctx,
                 copy.as_mut_ptr().cast(),
                 src.len() as i32,
+                dst.as_mut_ptr().cast(),
+                dst.len() as i32,
+            );
+            (self.free_ctx)(ctx);
+            rc(n)
+        }
+    }
+
+    /// `blosc2_vlcompress_ctx` with a fresh context made from `cp`.
+    pub fn vlcompress_ctx(
+        &self,
+        cp: &CParams,
+        blocks: &[&[u8]],
+        dst: &mut [u8],
+    ) -> Result<usize, i32> {
+        let ptrs: Vec<*const c_void> = blocks.iter().map(|b| b.as_ptr().cast()).collect();
+        let sizes: Vec<i32> = blocks.iter().map(|b| b.len() as i32).collect();
+        // SAFETY: the context is created, used once on live buffers and freed.
+        unsafe {
+            let ctx = (self.create_cctx)(raw_cparams(cp));
+            assert!(!ctx.is_null());
+            let n = (self.vlcompress_ctx)(
+                ctx,
+                ptrs.as_ptr(),
+                sizes.as_ptr(),
+                blocks.len() as i32,
                 dst.as_mut_ptr().cast(),
                 dst.len() as i32,
             );

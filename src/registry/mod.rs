@@ -1,4 +1,7 @@
-//! Names and library information of the codecs known to the library.
+//! Names and library information of the codecs known to the library, and the tables of
+//! codecs, filters and tuners registered at run time ([`plugins`]).
+
+pub mod plugins;
 
 use crate::constants::{BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD};
 
@@ -18,23 +21,22 @@ pub fn codec_code(name: &str) -> Option<u8> {
     BUILTIN.iter().find(|c| c.name == name).map(|c| c.code)
 }
 
-/// Whether `name` is one of the plugin codecs the reference registers at init.
-pub fn is_plugin_codec_name(name: &str) -> bool {
-    PLUGIN_CODECS.contains(&name)
+/// Code of a codec registered at run time (a plugin installed by init or a user codec).
+pub fn registered_codec_code(name: &str) -> Option<u8> {
+    plugins::codec_named(name).map(|c| c.code)
 }
 
-/// Code of a plugin codec registered at init (`ndlz` is 32 ... `htj2k` is 40).
-pub fn plugin_codec_code(name: &str) -> Option<u8> {
+/// Name of a codec registered at run time.
+pub fn registered_codec_name(code: i32) -> Option<String> {
+    plugins::codec(u8::try_from(code).ok()?).map(|c| c.name.clone())
+}
+
+/// The plugin codecs the library registers at init (`ndlz` is 32 ... `htj2k` is 40).
+fn plugin_codecs() -> impl Iterator<Item = (u8, &'static str)> {
     PLUGIN_CODECS
         .iter()
-        .position(|&n| n == name)
-        .map(|i| PLUGIN_CODECS_START + i as u8)
-}
-
-/// Name of a plugin codec registered at init.
-pub fn plugin_codec_name(code: i32) -> Option<&'static str> {
-    let i = usize::try_from(code.checked_sub(i32::from(PLUGIN_CODECS_START))?).ok()?;
-    PLUGIN_CODECS.get(i).copied()
+        .enumerate()
+        .map(|(i, &n)| (PLUGIN_CODECS_START + i as u8, n))
 }
 
 const PLUGIN_CODECS_START: u8 = 32;

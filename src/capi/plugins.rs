@@ -1,0 +1,160 @@
+//! Registration of user codecs, filters and tuners: the C functions are wrapped into the
+//! closures the core's tables hold.
+
+use std::ffi::c_int;
+use std::sync::Arc;
+
+use super::ffi::{c_str, guard};
+use super::hooks::{call_cparams, call_dparams, chunk_ptr};
+use super::types::{blosc2_codec, blosc2_filter, blosc2_tuner};
+use crate::error::Error;
+use crate::registry::plugins::{self, Codec, Filter, Tuner};
+
+fn status(r: Result<(), Error>) -> c_int {
+    r.map_or_else(|e| e.code(), |()| 0)
+}
+
+/// Registers a user codec (id 160..=255); re-registering an id with the same name does
+/// nothing. Returns 0, -8 for other ids or another name under a used id.
+///
+/// # Safety
+/// `codec` must be NULL or point to a codec whose `compname` is a NUL-terminated string;
+/// its functions must stay callable for the life of the process.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: the caller guarantees a readable codec or NULL.
+        let Some(c) = (unsafe { codec.as_ref() }).copied() else {
+            return Error::InvalidParam.code();
+        };
+        // SAFETY: the caller guarantees a valid name.
+        let Some(name) = (unsafe { c_str(c.compname) }) else {
+            return Error::InvalidParam.code();
+        };
+        let encoder = c.encoder.map(|enc| -> plugins::Encoder {
+            Arc::new(move |call, meta, input, output| {
+                let mut cp = call_cparams(call);
+                // SAFETY: the caller's encoder gets buffers valid for the lengths given.
+                unsafe {
+                    enc(
+                        input.as_ptr(),
+                        input.len() as i32,
+                        output.as_mut_ptr(),
+                        output.len() as i32,
+                        meta,
+                        &mut cp,
+                        chunk_ptr(call.src),
+                    )
+                }
+            })
+        });
+        let decoder = c.decoder.map(|dec| -> plugins::Decoder {
+            Arc::new(move |call, meta, input, output| {
+                let mut dp = call_dparams(call);
+                // SAFETY: the caller's decoder gets buffers valid for the lengths given.
+                unsafe {
+                    dec(
+                        input.as_ptr(),
+                        input.len() as i32,
+                        output.as_mut_ptr(),
+                        output.len() as i32,
+                        meta,
+                        &mut dp,
+                        chunk_ptr(call.chunk),
+                    )
+                }
+            })
+        });
+        status(plugins::register_codec(Codec {
+            code: c.compcode,
+            name: name.to_owned(),
+            complib: c.complib,
+            version: c.version,
+            encoder,
+            decoder,
+        }))
+    })
+}
+
+/// Registers a user filter (id 160..=255); re-registering an id with the same name does
+/// nothing. Returns 0, -1 for other ids or another name under a used id.
+///
+/// # Safety
+/// `filter` must be NULL or point to a filter whose `name` is a NUL-terminated string; its
+/// functions must stay callable for the life of the process.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: the caller guarantees a readable filter or NULL.
+        let Some(f) = (unsafe { filter.as_ref() }).copied() else {
+            return Error::InvalidParam.code();
+        };
+        // SAFETY: the caller guarantees a valid name.
+        let Some(name) = (unsafe { c_str(f.name) }) else {
+            return Error::InvalidParam.code();
+        };
+        let forward = f.forward.map(|fw| -> plugins::Forward {
+            Arc::new(move |call, meta, id, src, dst| {
+                let mut cp = call_cparams(call);
+                // SAFETY: both buffers hold `src.len()` bytes.
+                unsafe {
+                    fw(
+                        src.as_ptr(),
+                        dst.as_mut_ptr(),
+                        src.len() as i32,
+                        meta,
+                        &mut cp,
+                        id,
+                    )
+                }
+            })
+        });
+        let backward = f.backward.map(|bw| -> plugins::Backward {
+            Arc::new(move |call, meta, id, src, dst| {
+                let mut dp = call_dparams(call);
+                // SAFETY: both buffers hold `src.len()` bytes.
+                unsafe {
+                    bw(
+                        src.as_ptr(),
+                        dst.as_mut_ptr(),
+                        src.len() as i32,
+                        meta,
+                        &mut dp,
+                        id,
+                    )
+                }
+            })
+        });
+        status(plugins::register_filter(Filter {
+            id: f.id,
+            name: name.to_owned(),
+            version: f.version,
+            forward,
+            backward,
+        }))
+    })
+}
+
+/// Registers a user tuner (id 160..=255); re-registering an id with the same name does
+/// nothing. Returns 0, -1 for other ids or another name under a used id.
+///
+/// # Safety
+/// `tuner` must be NULL or point to a tuner whose `name` is a NUL-terminated string. Only
+/// its id and name are kept: tuners drive super-chunks, which this library does not tune.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: the caller guarantees a readable tuner or NULL.
+        let Some(t) = (unsafe { tuner.as_ref() }).copied() else {
+            return Error::InvalidParam.code();
+        };
+        // SAFETY: the caller guarantees a valid name.
+        let Some(name) = (unsafe { c_str(t.name) }) else {
+            return Error::InvalidParam.code();
+        };
+        status(plugins::register_tuner(Tuner {
+            id: t.id,
+            name: name.to_owned(),
+        }))
+    })
+}

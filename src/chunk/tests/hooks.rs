@@ -1,0 +1,322 @@
+//! Prefilters, postfilters, block masks, the caller's parallel-for and registered codecs
+//! and filters, through the core API. Expected values follow what the reference does
+//! (measured by the C suite in ctest/chunkapi).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::chunk::hooks::{Output, PostfilterFn, Prefilter, PrefilterArgs};
+use crate::constants::*;
+use crate::context::{CParams, Context, DParams};
+use crate::error::Error;
+use crate::registry::plugins::{self, Codec, Filter};
+
+/// (nblock, size, offset, tid, ttmp length, output in ttmp) of every prefilter call.
+type Calls = Arc<Mutex<Vec<(usize, usize, usize, usize, usize, bool)>>>;
+
+fn plus_one(calls: Calls, disposable: bool) -> Prefilter {
+    Prefilter {
+        disposable,
+        run: Arc::new(move |a: &mut PrefilterArgs| {
+            let in_ttmp = matches!(a.output, Output::Scratch(0));
+            calls
+                .lock()
+                .unwrap()
+                .push((a.nblock, a.size, a.offset, a.tid, a.ttmp.len(), in_ttmp));
+            let n = a.size;
+            let out: &mut [u8] = match &mut a.output {
+                Output::Scratch(at) => &mut a.ttmp[*at..*at + n],
+                Output::Buffer(b) => b,
+            };
+            for (o, i) in out.iter_mut().zip(a.input) {
+                *o = i.wrapping_add(1);
+            }
+            0
+        }),
+    }
+}
+
+fn times_two(count: Arc<AtomicUsize>) -> PostfilterFn {
+    Arc::new(move |a| {
+        count.fetch_add(1, Ordering::Relaxed);
+        let input = a.ttmp[a.input..a.input + a.size].to_vec();
+        let out: &mut [u8] = match &mut a.output {
+            Output::Scratch(at) => &mut a.ttmp[*at..*at + input.len()],
+            Output::Buffer(b) => b,
+        };
+        for (o, i) in out.iter_mut().zip(&input) {
+            *o = i.wrapping_mul(2);
+        }
+        0
+    })
+}
+
+fn ramp(n: usize) -> Vec<u8> {
+    (0..n).map(|i| (i / 100) as u8).collect()
+}
+
+#[test]
+fn prefilter_and_postfilter_see_every_block() {
+    for (nthreads, clevel) in [(1, 5), (4, 5), (1, 0)] {
+        let n = 10_006;
+        let src = ramp(n);
+        let calls: Calls = Arc::default();
+        let mut c = Context::compressor(CParams {
+            typesize: 4,
+            blocksize: 1000,
+            clevel,
+            nthreads,
+            ..CParams::default()
+        });
+        c.set_prefilter(Some(plus_one(calls.clone(), false)));
+        let mut chunk = vec![0u8; n + MAX_OVERHEAD];
+        let cb = c.compress(&src, &mut chunk).unwrap();
+        let mut calls = calls.lock().unwrap().clone();
+        calls.sort();
+        assert_eq!(calls.len(), 11, "{nthreads} {clevel}");
+        for (j, &(nblock, size, offset, tid, ttmp, in_ttmp)) in calls.iter().enumerate() {
+            assert_eq!((nblock, offset), (j, 1000 * j));
+            assert_eq!(size, if j == 10 { 6 } else { 1000 });
+            assert!(tid < nthreads as usize);
+            assert_eq!(ttmp, 4 * (1000 + 16));
+            assert_eq!(in_ttmp, clevel > 0, "memcpy chunks are written in place");
+        }
+        let count = Arc::new(AtomicUsize::new(0));
+        let mut d = Context::decompressor(DParams {
+            nthreads,
+            ..DParams::default()
+        });
+        d.set_postfilter(Some(times_two(count.clone())));
+        let mut out = vec![0u8; n];
+        assert_eq!(d.decompress(&chunk[..cb], &mut out), Ok(n));
+        assert_eq!(count.load(Ordering::Relaxed), 11);
+        let want: Vec<u8> = src
+            .iter()
+            .map(|b| b.wrapping_add(1).wrapping_mul(2))
+            .collect();
+        assert_eq!(out, want);
+        let mut part = [0u8; 16];
+        assert_eq!(d.getitem(&chunk[..cb], 248, 4, &mut part), Ok(16));
+        assert_eq!(&part[..], &want[992..1008]);
+    }
+}
+
+#[test]
+fn callback_failures_and_disposable_output() {
+    let src = ramp(4000);
+    let mut c = Context::compressor(CParams {
+        typesize: 4,
+        blocksize: 1000,
+        ..CParams::default()
+    });
+    c.set_prefilter(Some(Prefilter {
+        disposable: false,
+        run: Arc::new(|_| -5),
+    }));
+    let mut chunk = vec![0u8; 4100];
+    assert_eq!(c.compress(&src, &mut chunk), Err(Error::FilterPipeline));
+    c.set_prefilter(Some(plus_one(Calls::default(), true)));
+    assert_eq!(
+        c.compress(&src, &mut chunk),
+        Ok(32),
+        "all-zero special chunk"
+    );
+    assert_eq!(chunk[31], SPECIAL_ZERO << 4);
+    c.set_prefilter(None);
+    let cb = c.compress(&src, &mut chunk).unwrap();
+    let mut d = Context::decompressor(DParams::default());
+    d.set_postfilter(Some(Arc::new(|_| 1)));
+    let mut out = vec![0u8; 4000];
+    assert_eq!(d.decompress(&chunk[..cb], &mut out), Err(Error::Postfilter));
+    assert_eq!(
+        d.getitem(&chunk[..cb], 0, 1, &mut out),
+        Err(Error::Postfilter)
+    );
+}
+
+#[test]
+fn masked_blocks_are_left_alone_once() {
+    let src = ramp(8000);
+    let mut c = Context::compressor(CParams {
+        typesize: 4,
+        blocksize: 2000,
+        ..CParams::default()
+    });
+    let mut chunk = vec![0u8; 8100];
+    let cb = c.compress(&src, &mut chunk).unwrap();
+    for nthreads in [1, 4] {
+        let mut d = Context::decompressor(DParams {
+            nthreads,
+            ..DParams::default()
+        });
+        d.set_maskout(&[false, true, false, true]);
+        let mut out = vec![0xeeu8; 8000];
+        assert_eq!(d.decompress(&chunk[..cb], &mut out), Ok(8000));
+        assert_eq!(&out[..2000], &src[..2000]);
+        assert!(out[2000..4000].iter().all(|&b| b == 0xee));
+        assert_eq!(&out[4000..6000], &src[4000..6000]);
+        assert!(out[6000..].iter().all(|&b| b == 0xee));
+        assert_eq!(d.decompress(&chunk[..cb], &mut out), Ok(8000));
+        assert_eq!(out, src, "the mask is consumed");
+        d.set_maskout(&[true; 3]);
+        assert_eq!(d.decompress(&chunk[..cb], &mut out), Err(Error::Data));
+    }
+}
+
+#[test]
+fn a_caller_parallel_for_runs_the_jobs() {
+    // Jobs counted only for this test's thread count, which no other test uses.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = calls.clone();
+    crate::threads::set_executor(Some(Arc::new(move |numjobs, job| {
+        if numjobs == 7 {
+            seen.fetch_add(1, Ordering::Relaxed);
+        }
+        std::thread::scope(|s| {
+            for tid in 0..numjobs {
+                s.spawn(move || job(tid));
+            }
+        });
+    })));
+    let src = ramp(1 << 20);
+    let cp = CParams {
+        typesize: 4,
+        blocksize: 32768,
+        nthreads: 7,
+        ..CParams::default()
+    };
+    let mut chunk = vec![0u8; src.len() + MAX_OVERHEAD];
+    let cb = Context::compressor(cp).compress(&src, &mut chunk).unwrap();
+    let mut out = vec![0u8; src.len()];
+    let mut d = Context::decompressor(DParams {
+        nthreads: 7,
+        ..DParams::default()
+    });
+    assert_eq!(d.decompress(&chunk[..cb], &mut out), Ok(src.len()));
+    crate::threads::set_executor(None);
+    assert_eq!(out, src);
+    assert_eq!(calls.load(Ordering::Relaxed), 2);
+}
+
+#[test]
+fn registered_codecs_and_filters_are_used() {
+    crate::global::init();
+    let seen_meta = Arc::new(AtomicUsize::new(0));
+    let m = seen_meta.clone();
+    plugins::register_codec(Codec {
+        code: 240,
+        name: "hooks-test-copy".to_owned(),
+        complib: 7,
+        version: 3,
+        encoder: Some(Arc::new(move |call, meta, input, output| {
+            m.store(usize::from(meta), Ordering::Relaxed);
+            assert_eq!(call.cparams.blocksize, 4000);
+            if input.len() < 2 || output.len() < input.len() / 2 {
+                return 0;
+            }
+            // Keeps every other byte: the data below repeats each byte twice.
+            for (o, pair) in output.iter_mut().zip(input.chunks(2)) {
+                *o = pair[0];
+            }
+            (input.len() / 2) as i32
+        })),
+        decoder: Some(Arc::new(|_, _, input, output| {
+            for (pair, &b) in output.chunks_mut(2).zip(input) {
+                pair.fill(b);
+            }
+            output.len() as i32
+        })),
+    })
+    .unwrap();
+    plugins::register_filter(Filter {
+        id: 240,
+        name: "hooks-test-xor".to_owned(),
+        version: 1,
+        forward: Some(Arc::new(|_, meta, _, src, dst| {
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = s ^ meta;
+            }
+            0
+        })),
+        backward: Some(Arc::new(|_, meta, _, src, dst| {
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = s ^ meta;
+            }
+            0
+        })),
+    })
+    .unwrap();
+    let src: Vec<u8> = (0..10_000).map(|i| (i / 2 % 251) as u8).collect();
+    let cp = CParams {
+        compcode: 240,
+        compcode_meta: 0x5a,
+        typesize: 4,
+        blocksize: 4000,
+        clevel: 7,
+        filters: [0, 0, 240, 0, 0, 0],
+        filters_meta: [0, 0, 0x33, 0, 0, 0],
+        ..CParams::default()
+    };
+    let mut chunk = vec![0u8; 12_000];
+    let cb = Context::compressor(cp).compress(&src, &mut chunk).unwrap();
+    assert_eq!(
+        &chunk[..4],
+        &[5, 3, 0xd5, 4],
+        "versionlz = codec version, format 6"
+    );
+    assert_eq!(
+        (chunk[18], chunk[22], chunk[23], chunk[26]),
+        (240, 240, 0x5a, 0x33)
+    );
+    assert_eq!(seen_meta.load(Ordering::Relaxed), 0x5a);
+    assert_eq!(cb, 32 + 12 + 3 * 4 + 5000);
+    let mut out = vec![0u8; 10_000];
+    let mut d = Context::decompressor(DParams::default());
+    assert_eq!(d.decompress(&chunk[..cb], &mut out), Ok(10_000));
+    assert_eq!(out, src);
+    chunk[22] = 241;
+    assert_eq!(
+        d.decompress(&chunk[..cb], &mut out),
+        Err(Error::CodecSupport)
+    );
+    chunk[22] = 240;
+    chunk[18] = 242;
+    assert_eq!(
+        d.decompress(&chunk[..cb], &mut out),
+        Err(Error::FilterPipeline)
+    );
+    let unknown = CParams {
+        compcode: 243,
+        ..cp
+    };
+    let r = Context::compressor(unknown).compress(&src, &mut chunk);
+    assert_eq!(r, Err(Error::CodecSupport));
+}
+
+#[test]
+fn incompressible_blocks_run_the_prefilter_again_for_the_copy() {
+    // Measured on the reference with random data, 10006 bytes, blocks of 1000, destination
+    // nbytes + 32: 10 calls until block 10 no longer fits, then 11 calls writing straight
+    // into the memcpyed chunk.
+    let mut r = super::data::Rng::new(3);
+    let src: Vec<u8> = (0..10_006).map(|_| r.next() as u8).collect();
+    let calls: Calls = Arc::default();
+    let mut c = Context::compressor(CParams {
+        typesize: 4,
+        blocksize: 1000,
+        ..CParams::default()
+    });
+    c.set_prefilter(Some(plus_one(calls.clone(), false)));
+    let mut chunk = vec![0u8; 10_006 + 32];
+    assert_eq!(c.compress(&src, &mut chunk), Ok(10_038));
+    assert_eq!(chunk[2], 0x07);
+    let calls = calls.lock().unwrap();
+    let blocks: Vec<usize> = calls.iter().map(|c| c.0).collect();
+    let want: Vec<usize> = (0..10).chain(0..11).collect();
+    assert_eq!(blocks, want);
+    assert!(calls[..10].iter().all(|c| c.5) && calls[10..].iter().all(|c| !c.5));
+    assert!(chunk[32..]
+        .iter()
+        .zip(&src)
+        .all(|(c, s)| *c == s.wrapping_add(1)));
+}

@@ -1,0 +1,324 @@
+//! Codecs, filters and tuners registered at run time: the plugins the library installs at
+//! init (ids 32..=159) and the caller's own (ids 160..=255).
+//!
+//! Callbacks are closures, so a host layer (the C API) can wrap foreign functions in them;
+//! they receive what the reference hands to its plugin functions: the parameters of the
+//! running operation, the whole source (compression) or chunk (decompression), and the
+//! context's host data.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use crate::constants::USER_REGISTERED_START;
+use crate::context::{CParams, DParams};
+use crate::error::Error;
+use crate::filters::{bytedelta, int_trunc};
+
+/// Data a host layer attaches to a context and gets back in callbacks.
+pub type HostData = Arc<dyn Any + Send + Sync>;
+
+/// What a callback learns about the compression it takes part in.
+#[derive(Clone, Copy)]
+pub struct CompressCall<'a> {
+    /// Parameters of the compression (the blocksize in use, the stored typesize).
+    pub cparams: &'a CParams,
+    /// The whole source being compressed.
+    pub src: &'a [u8],
+    /// Typesize of the super-chunk the context belongs to, if any.
+    pub schunk_typesize: Option<i32>,
+    /// The context's host data.
+    pub host: Option<&'a (dyn Any + Send + Sync)>,
+}
+
+/// What a callback learns about the decompression it takes part in.
+#[derive(Clone, Copy)]
+pub struct DecompressCall<'a> {
+    /// Parameters of the decompression (typesize: the chunk's).
+    pub dparams: &'a DParams,
+    /// The whole chunk being decompressed.
+    pub chunk: &'a [u8],
+    /// Typesize of the super-chunk the context belongs to, if any.
+    pub schunk_typesize: Option<i32>,
+    /// The context's host data.
+    pub host: Option<&'a (dyn Any + Send + Sync)>,
+}
+
+/// Codec encoder: (call, meta, input, output) → compressed size, 0 when it does not fit,
+/// negative on error.
+pub type Encoder = Arc<dyn Fn(&CompressCall<'_>, u8, &[u8], &mut [u8]) -> i32 + Send + Sync>;
+/// Codec decoder: (call, meta, input, output) → decompressed size or negative error.
+pub type Decoder = Arc<dyn Fn(&DecompressCall<'_>, u8, &[u8], &mut [u8]) -> i32 + Send + Sync>;
+/// Filter forward function: (call, meta, id, input, output) → 0 on success.
+pub type Forward = Arc<dyn Fn(&CompressCall<'_>, u8, u8, &[u8], &mut [u8]) -> i32 + Send + Sync>;
+/// Filter backward function: (call, meta, id, input, output) → 0 (or positive) on success.
+pub type Backward = Arc<dyn Fn(&DecompressCall<'_>, u8, u8, &[u8], &mut [u8]) -> i32 + Send + Sync>;
+
+/// A registered codec.
+#[derive(Clone)]
+pub struct Codec {
+    /// Codec code.
+    pub code: u8,
+    /// Codec name.
+    pub name: String,
+    /// Library code.
+    pub complib: u8,
+    /// Format version written in header byte 1.
+    pub version: u8,
+    /// Compression function (`None`: loaded on demand by the reference, unavailable here).
+    pub encoder: Option<Encoder>,
+    /// Decompression function.
+    pub decoder: Option<Decoder>,
+}
+
+/// A registered filter.
+#[derive(Clone)]
+pub struct Filter {
+    /// Filter id.
+    pub id: u8,
+    /// Filter name.
+    pub name: String,
+    /// Format version.
+    pub version: u8,
+    /// Function applied when compressing.
+    pub forward: Option<Forward>,
+    /// Function applied when decompressing.
+    pub backward: Option<Backward>,
+}
+
+/// A registered tuner (only its identity: tuners drive super-chunks, not chunks).
+#[derive(Clone)]
+pub struct Tuner {
+    /// Tuner id.
+    pub id: i32,
+    /// Tuner name.
+    pub name: String,
+}
+
+impl fmt::Debug for Codec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Codec({} {:?})", self.code, self.name)
+    }
+}
+
+impl fmt::Debug for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Filter({} {:?})", self.id, self.name)
+    }
+}
+
+impl fmt::Debug for Tuner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tuner({} {:?})", self.id, self.name)
+    }
+}
+
+struct Tables {
+    codecs: Vec<Arc<Codec>>,
+    filters: Vec<Arc<Filter>>,
+    tuners: Vec<Arc<Tuner>>,
+}
+
+static TABLES: RwLock<Tables> = RwLock::new(Tables {
+    codecs: Vec::new(),
+    filters: Vec::new(),
+    tuners: Vec::new(),
+});
+
+/// Most entries a table holds, as in the reference.
+const CAPACITY: usize = 255;
+
+/// Identity of a table entry.
+trait Entry {
+    fn key(&self) -> (i32, &str);
+}
+
+impl Entry for Codec {
+    fn key(&self) -> (i32, &str) {
+        (i32::from(self.code), &self.name)
+    }
+}
+
+impl Entry for Filter {
+    fn key(&self) -> (i32, &str) {
+        (i32::from(self.id), &self.name)
+    }
+}
+
+impl Entry for Tuner {
+    fn key(&self) -> (i32, &str) {
+        (self.id, &self.name)
+    }
+}
+
+/// Adds `item` unless an entry with its id exists: the same name is a silent success,
+/// another name fails with `clash`.
+fn insert<T: Entry>(table: &mut Vec<Arc<T>>, item: T, clash: Error) -> Result<(), Error> {
+    let (id, name) = item.key();
+    if let Some(old) = table.iter().find(|e| e.key().0 == id) {
+        return if old.key().1 == name {
+            Ok(())
+        } else {
+            Err(clash)
+        };
+    }
+    if table.len() >= CAPACITY {
+        return Err(Error::CodecSupport);
+    }
+    table.push(Arc::new(item));
+    Ok(())
+}
+
+fn write() -> std::sync::RwLockWriteGuard<'static, Tables> {
+    TABLES.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn read() -> std::sync::RwLockReadGuard<'static, Tables> {
+    TABLES.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Registers a user codec (code ≥ 160); errors as `blosc2_register_codec`.
+pub fn register_codec(codec: Codec) -> Result<(), Error> {
+    if codec.code < USER_REGISTERED_START {
+        return Err(Error::CodecParam);
+    }
+    insert(&mut write().codecs, codec, Error::CodecParam)
+}
+
+/// Registers a user filter (id ≥ 160); errors as `blosc2_register_filter`.
+pub fn register_filter(filter: Filter) -> Result<(), Error> {
+    if filter.id < USER_REGISTERED_START {
+        return Err(Error::Failure);
+    }
+    insert(&mut write().filters, filter, Error::Failure)
+}
+
+/// Registers a user tuner (id ≥ 160); errors as `blosc2_register_tuner`.
+pub fn register_tuner(tuner: Tuner) -> Result<(), Error> {
+    if tuner.id < i32::from(USER_REGISTERED_START) {
+        return Err(Error::Failure);
+    }
+    insert(&mut write().tuners, tuner, Error::Failure)
+}
+
+/// The registered codec with this code.
+pub fn codec(code: u8) -> Option<Arc<Codec>> {
+    read().codecs.iter().find(|c| c.code == code).cloned()
+}
+
+/// The first registered codec with this name.
+pub fn codec_named(name: &str) -> Option<Arc<Codec>> {
+    read().codecs.iter().find(|c| c.name == name).cloned()
+}
+
+/// The first registered codec whose library code is `complib`.
+pub fn codec_of_complib(complib: u8) -> Option<Arc<Codec>> {
+    read().codecs.iter().find(|c| c.complib == complib).cloned()
+}
+
+/// The registered filter with this id.
+pub fn filter(id: u8) -> Option<Arc<Filter>> {
+    read().filters.iter().find(|f| f.id == id).cloned()
+}
+
+/// The registered tuner with this id.
+pub fn tuner(id: i32) -> Option<Arc<Tuner>> {
+    read().tuners.iter().find(|t| t.id == id).cloned()
+}
+
+/// Empties the tables and registers the library's plugins, as `blosc2_init` does.
+pub(crate) fn reset() {
+    let mut t = write();
+    t.codecs = super::plugin_codecs()
+        .map(|(code, name)| {
+            Arc::new(Codec {
+                code,
+                name: name.to_owned(),
+                complib: code,
+                version: 1,
+                encoder: None,
+                decoder: None,
+            })
+        })
+        .collect();
+    t.filters = plugin_filters().into_iter().map(Arc::new).collect();
+    t.tuners = vec![Arc::new(Tuner {
+        id: 32,
+        name: "btune".to_owned(),
+    })];
+}
+
+/// Typesize of the streams byte-delta works on: its meta, or the super-chunk's for meta 0.
+fn channels(meta: u8, schunk_typesize: Option<i32>) -> Option<usize> {
+    match meta {
+        0 => schunk_typesize
+            .and_then(|t| usize::try_from(t).ok())
+            .filter(|&t| t > 0),
+        m => Some(usize::from(m)),
+    }
+}
+
+fn bytedelta_filter(id: u8, name: &str, legacy: bool) -> Filter {
+    Filter {
+        id,
+        name: name.to_owned(),
+        version: 1,
+        forward: Some(Arc::new(move |call, meta, _, src, dst| {
+            match channels(meta, call.schunk_typesize) {
+                Some(n) => {
+                    bytedelta::encode(n, legacy, src, dst);
+                    0
+                }
+                None => Error::Failure.code(),
+            }
+        })),
+        backward: Some(Arc::new(move |call, meta, _, src, dst| {
+            match channels(meta, call.schunk_typesize) {
+                Some(n) => {
+                    bytedelta::decode(n, legacy, src, dst);
+                    0
+                }
+                None => Error::Failure.code(),
+            }
+        })),
+    }
+}
+
+/// Filters that need N-dimensional metadata this library does not handle: they fail.
+fn unsupported_filter(id: u8, name: &str) -> Filter {
+    Filter {
+        id,
+        name: name.to_owned(),
+        version: 1,
+        forward: Some(Arc::new(|_, _, _, _, _| Error::Failure.code())),
+        backward: Some(Arc::new(|_, _, _, _, _| Error::Failure.code())),
+    }
+}
+
+fn plugin_filters() -> Vec<Filter> {
+    vec![
+        unsupported_filter(32, "ndcell"),
+        unsupported_filter(33, "ndmean"),
+        bytedelta_filter(34, "bytedelta_buggy", true),
+        bytedelta_filter(35, "bytedelta", false),
+        Filter {
+            id: 36,
+            name: "int_trunc".to_owned(),
+            version: 1,
+            forward: Some(Arc::new(|call, meta, _, src, dst| {
+                let ts = usize::try_from(call.cparams.typesize).unwrap_or(0);
+                match int_trunc::truncate(meta as i8, ts, src, dst) {
+                    Ok(()) => 0,
+                    Err(e) => e.code(),
+                }
+            })),
+            backward: Some(Arc::new(|_, _, _, src, dst| {
+                dst.copy_from_slice(src);
+                0
+            })),
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests;
