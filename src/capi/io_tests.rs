@@ -293,3 +293,57 @@ fn mmap_callbacks_map_grow_and_trim_files() {
     assert_eq!(on_disk.len(), 60);
     assert_eq!(&on_disk[10..60], &(0..50u8).collect::<Vec<_>>()[..]);
 }
+
+#[test]
+fn lazy_chunks_have_the_reference_layout_and_resolve() {
+    use super::schunk_ops::{blosc2_schunk_get_chunk, blosc2_schunk_get_lazychunk, resolve_lazy};
+    super::global::blosc2_init();
+    let p = path("lazy.b2frame");
+    let mut cp = blosc2_cparams::DEFAULTS;
+    cp.typesize = 4;
+    cp.blocksize = 1000;
+    let mut st = blosc2_storage::DEFAULTS;
+    st.contiguous = true;
+    st.urlpath = p.as_ptr().cast_mut();
+    st.cparams = &mut cp;
+    // SAFETY: valid arguments; returned buffers are freed as told.
+    unsafe {
+        let sc = blosc2_schunk_new(&mut st);
+        append_and_check(sc, 2);
+        let (mut lz, mut lnf) = (std::ptr::null_mut(), false);
+        let (mut full, mut fnf) = (std::ptr::null_mut(), false);
+        let lrc = blosc2_schunk_get_lazychunk(sc, 1, &mut lz, &mut lnf);
+        let crc = blosc2_schunk_get_chunk(sc, 1, &mut full, &mut fnf);
+        assert!(lnf && fnf);
+        let nblocks = 4;
+        assert_eq!(lrc, 32 + 4 * nblocks + 4 + 8 + 4 * nblocks);
+        let lazy = std::slice::from_raw_parts(lz, lrc as usize);
+        let whole = std::slice::from_raw_parts(full, crc as usize);
+        assert_eq!(lazy[31] & 0x08, 0x08);
+        assert_eq!(
+            &lazy[12..16],
+            &whole[12..16],
+            "header cbytes is the chunk's"
+        );
+        let at = 32 + 4 * nblocks as usize;
+        assert_eq!(
+            i32::from_le_bytes(lazy[at..at + 4].try_into().expect("4")),
+            1
+        );
+        let sizes: i32 = lazy[at + 12..]
+            .chunks(4)
+            .map(|b| i32::from_le_bytes(b.try_into().expect("4")))
+            .sum();
+        assert_eq!(
+            sizes as usize,
+            crc as usize - at,
+            "block sizes cover the streams"
+        );
+        let resolved = resolve_lazy(sc, lazy).expect("lazy").expect("resolved");
+        assert_eq!(resolved, whole);
+        assert!(resolve_lazy(sc, whole).is_none());
+        libc::free(lz.cast());
+        libc::free(full.cast());
+        blosc2_schunk_free(sc);
+    }
+}

@@ -160,6 +160,11 @@ impl SchunkBox {
         c.blocksize = cp.blocksize;
         c.chunksize = self.core.chunksize();
         c.use_dict = u8::from(cp.use_dict);
+        c.flags2 = if self.core.has_vl_blocks() {
+            crate::constants::VL_BLOCKS
+        } else {
+            0
+        };
         c.filters = cp.filters;
         c.filters_meta = cp.filters_meta;
         c.nchunks = self.core.nchunks();

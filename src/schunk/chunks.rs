@@ -271,6 +271,19 @@ impl SuperChunk {
         Ok(i64::from(Header::parse(&c)?.cbytes))
     }
 
+    /// Refuses to mix chunks with variable-length blocks and regular ones, as the reference.
+    fn check_vl_mix(&self, h: &Header, op: Error) -> Result<()> {
+        if self.nchunks() > 0 && h.is_vl() != self.vl_blocks {
+            return Err(op);
+        }
+        Ok(())
+    }
+
+    /// Whether the chunks have variable-length blocks.
+    pub fn has_vl_blocks(&self) -> bool {
+        self.vl_blocks
+    }
+
     /// Runs a change; when it fails, the in-memory state goes back to what it was (the
     /// frame on disk still holds the last committed state).
     fn transaction<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
@@ -297,6 +310,7 @@ impl SuperChunk {
 
     fn append_inner(&mut self, chunk: &[u8]) -> Result<i64> {
         let (h, chunk) = checked(chunk)?;
+        self.check_vl_mix(&h, Error::ChunkAppend)?;
         let n = self.nchunks();
         self.fit_chunksize(h.nbytes, n, Op::Append)?;
         let (entry, cb) = self
@@ -326,6 +340,7 @@ impl SuperChunk {
             return Err(Error::InvalidParam);
         }
         let (h, chunk) = checked(chunk)?;
+        self.check_vl_mix(&h, Error::ChunkInsert)?;
         self.fit_chunksize(h.nbytes, n, Op::Insert)?;
         let (entry, cb) = self
             .place(&h, chunk)
@@ -355,6 +370,7 @@ impl SuperChunk {
             return Err(Error::InvalidParam);
         }
         let (h, chunk) = checked(chunk)?;
+        self.check_vl_mix(&h, Error::ChunkUpdate)?;
         let at = n as usize;
         let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;

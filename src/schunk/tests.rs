@@ -431,3 +431,30 @@ fn range_reads_leave_other_blocks_unread() {
     );
     let _ = std::fs::remove_file(&p);
 }
+
+#[test]
+fn regular_and_special_chunks_do_not_mix_with_vl_chunks() {
+    let mut ctx = Context::compressor(cparams(4));
+    let mut c = vec![0u8; 4032];
+    let n = ctx.compress(&data(1000, 3), &mut c).expect("compress");
+    c.truncate(n);
+    let mut sc = SuperChunk::new(storage(true, None)).expect("new");
+    sc.append_chunk(&c).expect("regular");
+    assert!(!sc.has_vl_blocks());
+    let mut z = vec![0u8; 32];
+    crate::special::special_chunk(&cparams(4), Special::Zeros, 4000, &mut z).expect("zeros");
+    sc.append_chunk(&z)
+        .expect("special chunks mix with regular ones");
+    let corpus_vl = Path::new("/work/shared/corpus/frames/f19_vlblocks_fixed_size.b2frame");
+    if let Ok(mut vl) =
+        std::fs::read(corpus_vl).map(|b| SuperChunk::from_cframe(&b).expect("vl frame"))
+    {
+        assert!(vl.has_vl_blocks());
+        let vc = vl.chunk(0).expect("vl chunk").into_owned();
+        assert_eq!(sc.append_chunk(&vc), Err(crate::Error::ChunkAppend));
+        assert_eq!(vl.append_chunk(&c), Err(crate::Error::ChunkAppend));
+        assert_eq!(vl.insert_chunk(0, &z), Err(crate::Error::ChunkInsert));
+        assert_eq!(vl.nchunks(), 3);
+        vl.append_chunk(&vc).expect("VL chunks go with VL chunks");
+    }
+}
