@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::ffi::{bytes, bytes_mut, code, guard, size};
 use super::hooks::CHost;
+use super::schunk_ops::resolve_lazy;
 use super::types::{blosc2_context, blosc2_cparams, blosc2_dparams, blosc2_schunk};
 use crate::context::{CParams, Context, DParams};
 use crate::error::Error;
@@ -198,7 +199,12 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
         }) else {
             return Error::NullPointer.code();
         };
-        code(h.ctx.decompress(src, dst))
+        // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
+        match unsafe { resolve_lazy(bound_schunk(h), src) } {
+            Some(Ok(whole)) => code(h.ctx.decompress(&whole, dst)),
+            Some(Err(e)) => e.code(),
+            None => code(h.ctx.decompress(src, dst)),
+        }
     })
 }
 
@@ -228,8 +234,19 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
         }) else {
             return Error::NullPointer.code();
         };
-        code(h.ctx.getitem(src, start, nitems, dst))
+        // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
+        match unsafe { resolve_lazy(bound_schunk(h), src) } {
+            Some(Ok(whole)) => code(h.ctx.getitem(&whole, start, nitems, dst)),
+            Some(Err(e)) => e.code(),
+            None => code(h.ctx.getitem(src, start, nitems, dst)),
+        }
     })
+}
+
+/// The super-chunk a decompression context is bound to (`dparams.schunk`), or NULL.
+fn bound_schunk(h: &Handle) -> *mut blosc2_schunk {
+    h.dparams()
+        .map_or(std::ptr::null_mut(), |d| d.schunk.cast())
 }
 
 /// Extracts `nbytes` bytes from byte `start`; both must be multiples of the typesize.
