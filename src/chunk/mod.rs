@@ -2,6 +2,7 @@
 
 pub(crate) mod compress;
 pub(crate) mod decompress;
+pub(crate) mod dict;
 pub(crate) mod getitem;
 pub mod header;
 pub mod hooks;

@@ -168,6 +168,7 @@ pub(crate) fn compress(
         },
         prefilter: None,
         nchunk: env.nchunk,
+        dict: None,
     };
     let written = match pool {
         Some(pool) if nblocks > 1 => parallel(&p, st, pool, blocks, dst)?,

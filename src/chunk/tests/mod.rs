@@ -2,6 +2,7 @@
 
 mod corpus;
 mod data;
+mod dict;
 mod differential;
 mod hooks;
 mod hostile;
