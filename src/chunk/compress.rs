@@ -264,7 +264,8 @@ pub(crate) fn compress(
             return Err(Error::WriteBuffer);
         }
         let samples = samples(&p, &lay, &mut st.scratch)?;
-        dict::build(cp.compcode, lay.typesize, &samples, lay.nblocks, src.len())
+        let sizes = dict::regular_samples(lay.nblocks, lay.typesize, src.len());
+        dict::build(cp.compcode, &samples, &sizes, lay.nblocks, src.len())
     } else {
         None
     };

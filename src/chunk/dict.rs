@@ -2,9 +2,9 @@
 //! stored after the block starts, as the reference builds them.
 //!
 //! The samples are the chunk's blocks after the filter pipeline, one after the other. A
-//! zstd dictionary is trained (`ZDICT_trainFromBuffer`) on the first of them, cut into
-//! `max(8, nblocks * typesize)` samples of `nbytes / count / 16` bytes, and digested at level 1;
-//! an LZ4 dictionary is their first bytes, where the reference's in-place layout leaves the
+//! zstd dictionary is trained on them (`ZDICT_trainFromBuffer`, see [`regular_samples`] and
+//! the VL-block variant, whose samples are the blocks) and digested at level 1; an LZ4
+//! dictionary is their first bytes, where the reference's in-place layout leaves the
 //! dictionary size at offset `4 * nblocks`. Either is at most `min(32 KiB, nbytes / 20)`
 //! bytes; below 256 bytes (or when training fails) no dictionary is used.
 
@@ -29,12 +29,20 @@ pub(crate) struct ChunkDict {
     pub enc: EncDict,
 }
 
+/// The sample sizes zstd training sees for a regular chunk: the first bytes of the filtered
+/// blocks cut into `max(8, nblocks * typesize)` samples of `nbytes / count / 16` bytes.
+pub(crate) fn regular_samples(nblocks: usize, typesize: usize, nbytes: usize) -> Vec<usize> {
+    let count = (nblocks * typesize).max(8);
+    vec![nbytes / count / 16; count]
+}
+
 /// Builds the dictionary of a chunk of `nbytes` bytes in `nblocks` blocks from `samples`
-/// (its filtered blocks); `None` when the chunk is to be compressed without one.
+/// (its filtered blocks), trained for zstd on samples of the sizes `zstd_samples`; `None`
+/// when the chunk is to be compressed without one.
 pub(crate) fn build(
     compcode: u8,
-    typesize: usize,
     samples: &[u8],
+    zstd_samples: &[usize],
     nblocks: usize,
     nbytes: usize,
 ) -> Option<ChunkDict> {
@@ -45,9 +53,7 @@ pub(crate) fn build(
     }
     match compcode {
         ZSTD => {
-            let count = (nblocks * typesize).max(8);
-            let sizes = vec![nbytes / count / 16; count];
-            let bytes = zstd::train_dict(samples, &sizes, maxsize)?;
+            let bytes = zstd::train_dict(samples, zstd_samples, maxsize)?;
             if bytes.len() < useful {
                 return None;
             }
