@@ -6,6 +6,7 @@ use std::sync::{Mutex, PoisonError};
 use super::dict;
 use super::header::{offsets, write_i32, NewHeader};
 use super::hooks::{Output, Prefilter};
+use super::instr;
 use super::pipeline::{delta_reference, forward, resolve, Capture, Filters};
 use super::scratch::{ensure, Scratch};
 use super::streams::{encode_block, run_prefilter, BlockJob, EncParams};
@@ -258,6 +259,13 @@ pub(crate) fn compress(
         nchunk: env.nchunk,
         dict: None,
     };
+    if cp.instr_codec && extended {
+        if !memcpyed {
+            let n = instr::compress(&p, &lay, &mut st.scratch, header, dst)?;
+            return Ok((n, lay.blocksize));
+        }
+        dst[offsets::BLOSC2_FLAGS] = INSTR_CODEC;
+    }
     let mut start = hlen + 4 * lay.nblocks;
     let built = if !memcpyed && cp.use_dict && extended {
         if destsize < src.len() + hlen {
@@ -326,11 +334,12 @@ pub(crate) fn compress(
 }
 
 /// Bytes one block can take at most once compressed (raw streams plus run tokens).
-fn block_bound(lay: &Layout) -> usize {
+pub(crate) fn block_bound(lay: &Layout) -> usize {
     lay.blocksize + 5 * lay.typesize.max(1)
 }
 
-fn job(lay: &Layout, j: usize, tid: usize) -> BlockJob {
+/// The job for block `j` on thread `tid`.
+pub(crate) fn job(lay: &Layout, j: usize, tid: usize) -> BlockJob {
     let leftover = lay.leftover > 0 && j == lay.nblocks - 1;
     BlockJob {
         nblock: j,

@@ -6,6 +6,7 @@ pub(crate) mod dict;
 pub(crate) mod getitem;
 pub mod header;
 pub mod hooks;
+pub(crate) mod instr;
 pub(crate) mod pipeline;
 pub mod scratch;
 pub mod special;

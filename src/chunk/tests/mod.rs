@@ -6,6 +6,7 @@ mod dict;
 mod differential;
 mod hooks;
 mod hostile;
+mod instr;
 mod plugins;
 mod refc;
 mod roundtrip;
