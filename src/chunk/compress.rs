@@ -3,9 +3,11 @@
 use std::any::Any;
 use std::sync::{Mutex, PoisonError};
 
+use super::dict;
 use super::header::{offsets, write_i32, NewHeader};
 use super::hooks::{Output, Prefilter};
-use super::pipeline::{delta_reference, resolve, Capture, Filters};
+use super::instr;
+use super::pipeline::{delta_reference, forward, resolve, Capture, Filters};
 use super::scratch::{ensure, Scratch};
 use super::streams::{encode_block, run_prefilter, BlockJob, EncParams};
 use super::stune::{compute_blocksize, split_block, BlocksizeInput};
@@ -255,22 +257,57 @@ pub(crate) fn compress(
         },
         prefilter: env.prefilter,
         nchunk: env.nchunk,
+        dict: None,
+    };
+    if cp.instr_codec && extended {
+        if !memcpyed {
+            let n = instr::compress(&p, &lay, &mut st.scratch, header, dst)?;
+            return Ok((n, lay.blocksize));
+        }
+        dst[offsets::BLOSC2_FLAGS] = INSTR_CODEC;
+    }
+    let mut start = hlen + 4 * lay.nblocks;
+    let built = if !memcpyed && cp.use_dict && extended {
+        if destsize < src.len() + hlen {
+            return Err(Error::WriteBuffer);
+        }
+        let samples = samples(&p, &lay, &mut st.scratch)?;
+        let sizes = dict::regular_samples(lay.nblocks, lay.typesize, src.len());
+        dict::build(cp.compcode, &samples, &sizes, lay.nblocks, src.len())
+    } else {
+        None
+    };
+    if let Some(d) = &built {
+        let end = start + 4 + d.bytes.len();
+        if end > destsize {
+            memcpyed = true;
+        } else {
+            write_i32(dst, start, d.bytes.len() as i32);
+            dst[start + 4..end].copy_from_slice(&d.bytes);
+            dst[offsets::BLOSC2_FLAGS] |= USEDICT;
+            start = end;
+        }
+    }
+    let p = EncParams {
+        dict: built.as_ref().map(|d| &d.enc),
+        ..p
     };
     let mut cbytes = 0;
     if !memcpyed {
-        match compress_blocks(&p, &lay, st, pool, dst, hlen)? {
+        match compress_blocks(&p, &lay, st, pool, dst, hlen, start)? {
             None => memcpyed = true,
             Some(n) => {
                 cbytes = n;
-                if extended && n == hlen + 4 * lay.nblocks + 4 * nstreams(&lay) {
+                if extended && built.is_none() && n == start + 4 * nstreams(&lay) {
                     dst[offsets::BLOSC2_FLAGS] |= SPECIAL_ZERO << 4;
                     cbytes = hlen;
                 }
             }
         }
-        if memcpyed {
-            dst[offsets::FLAGS] = flags | MEMCPYED;
-        }
+    }
+    if memcpyed && !header.is_memcpyed() {
+        dst[offsets::FLAGS] = flags | MEMCPYED;
+        dst[offsets::BLOSC2_FLAGS] = 0;
     }
     if memcpyed {
         if src.len() + hlen > destsize {
@@ -297,11 +334,12 @@ pub(crate) fn compress(
 }
 
 /// Bytes one block can take at most once compressed (raw streams plus run tokens).
-fn block_bound(lay: &Layout) -> usize {
+pub(crate) fn block_bound(lay: &Layout) -> usize {
     lay.blocksize + 5 * lay.typesize.max(1)
 }
 
-fn job(lay: &Layout, j: usize, tid: usize) -> BlockJob {
+/// The job for block `j` on thread `tid`.
+pub(crate) fn job(lay: &Layout, j: usize, tid: usize) -> BlockJob {
     let leftover = lay.leftover > 0 && j == lay.nblocks - 1;
     BlockJob {
         nblock: j,
@@ -315,7 +353,27 @@ fn job(lay: &Layout, j: usize, tid: usize) -> BlockJob {
     }
 }
 
-/// Compresses every block into `dst` after the header, serially or on the pool; returns
+/// The chunk's blocks after the filter pipeline, one after the other: what its dictionary
+/// is made from.
+fn samples(p: &EncParams, lay: &Layout, sc: &mut Scratch) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(p.chunk.len());
+    for j in 0..lay.nblocks {
+        let b = job(lay, j, 0);
+        let block = &p.chunk[j * lay.blocksize..j * lay.blocksize + b.bsize];
+        sc.ensure_filters(b.bsize);
+        let Scratch { a, b: bb, .. } = sc;
+        let offset = j * lay.blocksize;
+        match forward(&p.filters, &p.call, p.dref, offset, block, a, bb, None)? {
+            None => out.extend_from_slice(block),
+            Some(false) => out.extend_from_slice(&a[..block.len()]),
+            Some(true) => out.extend_from_slice(&bb[..block.len()]),
+        }
+    }
+    Ok(out)
+}
+
+/// Compresses every block into `dst` from `pos` (after the header, block starts and
+/// dictionary), serially or on the pool; returns
 /// the chunk length or `None` when it does not fit. When the reference's DELTA would see a
 /// filtered first block (see [`delta_reference`]), that block goes first and the later
 /// ones use what it captured.
@@ -326,8 +384,8 @@ fn compress_blocks(
     pool: Option<&Pool>,
     dst: &mut [u8],
     hlen: usize,
+    mut pos: usize,
 ) -> Result<Option<usize>> {
-    let mut pos = hlen + 4 * lay.nblocks;
     let prefilter = p.prefilter.is_some();
     let capture = delta_reference(&p.filters, prefilter).filter(|_| lay.nblocks > 1);
     let mut dref = std::mem::take(&mut st.dref);

@@ -108,7 +108,12 @@ impl Prepared<'_> {
             compcode_meta: self.h.compcode_meta,
             dont_split: self.h.dont_split(),
             filters: Filters {
-                ids: self.h.filters,
+                // Instrumentation records are stored as they are, whatever the filters.
+                ids: if self.h.blosc2_flags & INSTR_CODEC != 0 {
+                    [NOFILTER; MAX_FILTERS]
+                } else {
+                    self.h.filters
+                },
                 meta: self.h.filters_meta,
                 typesize: usize::from(self.h.typesize),
                 version: self.h.version,

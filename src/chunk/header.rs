@@ -262,6 +262,11 @@ pub(crate) struct NewHeader {
 }
 
 impl NewHeader {
+    /// Whether the data is stored uncompressed.
+    pub fn is_memcpyed(&self) -> bool {
+        self.flags & MEMCPYED != 0
+    }
+
     /// Writes the header (32 bytes when `extended`, else 16) with cbytes 0.
     pub fn write(&self, dst: &mut [u8], extended: bool) {
         dst[offsets::VERSION] = VERSION_FORMAT_STABLE;

@@ -2,9 +2,11 @@
 
 pub(crate) mod compress;
 pub(crate) mod decompress;
+pub(crate) mod dict;
 pub(crate) mod getitem;
 pub mod header;
 pub mod hooks;
+pub(crate) mod instr;
 pub(crate) mod pipeline;
 pub mod scratch;
 pub mod special;

@@ -1,5 +1,6 @@
 //! One block at a time: filters, split into streams, codec calls, runs and raw streams.
 
+use super::dict::EncDict;
 use super::header::{read_i32, write_i32};
 use super::hooks::{ttmp_len, Output, Prefilter, PrefilterArgs};
 use super::pipeline::{self, Capture, Filters};
@@ -39,6 +40,8 @@ pub(crate) struct EncParams<'a> {
     pub prefilter: Option<&'a Prefilter>,
     /// Chunk number handed to the prefilter.
     pub nchunk: i64,
+    /// The chunk's dictionary.
+    pub dict: Option<&'a EncDict>,
 }
 
 /// Whether every byte of `s` equals the first one.
@@ -71,12 +74,21 @@ pub(crate) fn codec_compress(
     dst: &mut [u8],
 ) -> Result<usize> {
     let clevel = i32::from(p.clevel);
-    Ok(match p.compcode {
-        BLOSCLZ => blosclz::compress(clevel, src, dst),
-        LZ4 => codecs.lz4_state()?.compress(src, dst, 10 - clevel),
-        LZ4HC => codecs.lz4hc_state()?.compress(src, dst, clevel),
-        ZLIB => zlib::compress(src, dst, clevel),
-        ZSTD => codecs.zstd_cctx()?.compress(src, dst, zstd_level(p.clevel)),
+    Ok(match (p.compcode, p.dict) {
+        (LZ4, Some(EncDict::Lz4(d))) => {
+            codecs
+                .lz4_state()?
+                .compress_with_dict(d, src, dst, 10 - clevel)
+        }
+        (LZ4HC, Some(EncDict::Lz4(d))) => codecs
+            .lz4hc_state()?
+            .compress_with_dict(d, src, dst, clevel),
+        (ZSTD, Some(EncDict::Zstd(d))) => codecs.zstd_cctx()?.compress_with_dict(src, dst, d),
+        (BLOSCLZ, _) => blosclz::compress(clevel, src, dst),
+        (LZ4, _) => codecs.lz4_state()?.compress(src, dst, 10 - clevel),
+        (LZ4HC, _) => codecs.lz4hc_state()?.compress(src, dst, clevel),
+        (ZLIB, _) => zlib::compress(src, dst, clevel),
+        (ZSTD, _) => codecs.zstd_cctx()?.compress(src, dst, zstd_level(p.clevel)),
         _ => {
             let encoder = p.codec.and_then(|c| c.encoder.as_ref());
             let n = encoder.ok_or(Error::CodecSupport)?(&p.call, p.compcode_meta, src, dst);

@@ -5,6 +5,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use super::compress::{compformat, filters_known, is_builtin_codec, CompressEnv, CompressState};
+use super::dict::{self, ChunkDict};
 use super::header::{offsets, write_i32, NewHeader};
 use super::pipeline::{self, resolve, Filters};
 use super::scratch::{ensure, Scratch};
@@ -168,16 +169,72 @@ pub(crate) fn compress(
         },
         prefilter: None,
         nchunk: env.nchunk,
+        dict: None,
+    };
+    let mut start = hlen + 4 * nblocks;
+    let built = if cp.use_dict && cp.clevel > 0 {
+        if dst.len() < total + hlen {
+            return Err(Error::WriteBuffer);
+        }
+        dictionary(&p, &mut st.scratch, blocks, total)?
+    } else {
+        None
+    };
+    if let Some(d) = &built {
+        let end = start + 4 + d.bytes.len();
+        if end > dst.len() {
+            return Ok(0);
+        }
+        write_i32(dst, start, d.bytes.len() as i32);
+        dst[start + 4..end].copy_from_slice(&d.bytes);
+        dst[offsets::BLOSC2_FLAGS] |= USEDICT;
+        start = end;
+    }
+    let p = EncParams {
+        dict: built.as_ref().map(|d| &d.enc),
+        ..p
     };
     let written = match pool {
-        Some(pool) if nblocks > 1 => parallel(&p, st, pool, blocks, dst)?,
-        _ => serial(&p, &mut st.scratch, blocks, dst, 0, hlen + 4 * nblocks)?,
+        Some(pool) if nblocks > 1 => parallel(&p, st, pool, blocks, dst, start)?,
+        _ => serial(&p, &mut st.scratch, blocks, dst, 0, start)?,
     };
     let Some(cbytes) = written else {
         return Ok(0);
     };
     write_i32(dst, offsets::CBYTES, cbytes as i32);
     Ok(cbytes)
+}
+
+/// The dictionary of a VL-block chunk: like a regular chunk's, with the filtered blocks as
+/// zstd samples, and only for chunks of at least 8 blocks (as the reference).
+fn dictionary(
+    p: &EncParams,
+    sc: &mut Scratch,
+    blocks: &[&[u8]],
+    total: usize,
+) -> Result<Option<ChunkDict>> {
+    if blocks.len() < 8 {
+        return Ok(None);
+    }
+    let mut samples = Vec::with_capacity(total);
+    for block in blocks {
+        let n = block.len();
+        sc.ensure_filters(n);
+        let Scratch { a, b, .. } = sc;
+        match pipeline::forward(&p.filters, &p.call, block, 0, block, a, b, None)? {
+            None => samples.extend_from_slice(block),
+            Some(false) => samples.extend_from_slice(&a[..n]),
+            Some(true) => samples.extend_from_slice(&b[..n]),
+        }
+    }
+    let sizes: Vec<usize> = blocks.iter().map(|b| b.len()).collect();
+    Ok(dict::build(
+        p.compcode,
+        &samples,
+        &sizes,
+        blocks.len(),
+        total,
+    ))
 }
 
 /// Encodes blocks `first..` one after the other from `pos`; the chunk length or `None`.
@@ -208,6 +265,7 @@ fn parallel(
     pool: &Pool,
     blocks: &[&[u8]],
     dst: &mut [u8],
+    mut pos: usize,
 ) -> Result<Option<usize>> {
     let bounds: Vec<usize> = blocks.iter().map(|b| b.len() + 4).collect();
     let offsets: Vec<usize> = bounds
@@ -246,7 +304,6 @@ fn parallel(
         errors.into_result()?;
     }
     let hlen = EXTENDED_HEADER_LENGTH;
-    let mut pos = hlen + 4 * blocks.len();
     for (j, &bound) in bounds.iter().enumerate() {
         match st.results[j] {
             Some(len) if pos + bound <= dst.len() => {

@@ -24,6 +24,24 @@ extern "C" {
         dst_capacity: c_int,
         level: c_int,
     ) -> c_int;
+    fn LZ4_loadDict(state: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    fn LZ4_compress_fast_continue(
+        state: *mut c_void,
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+        acceleration: c_int,
+    ) -> c_int;
+    fn LZ4_resetStreamHC_fast(state: *mut c_void, level: c_int);
+    fn LZ4_loadDictHC(state: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    fn LZ4_compress_HC_continue(
+        state: *mut c_void,
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+    ) -> c_int;
     // Part of liblz4 1.10 (built and linked by `lz4-sys`) but not re-exported by it.
     fn LZ4_decompress_safe_usingDict(
         src: *const c_char,
@@ -79,6 +97,38 @@ impl State {
     }
 }
 
+impl State {
+    /// Compresses `src` into `dst` with `dict` as the data preceding it; returns the
+    /// compressed size, or 0 when it does not fit.
+    pub fn compress_with_dict(
+        &mut self,
+        dict: &[u8],
+        src: &[u8],
+        dst: &mut [u8],
+        accel: i32,
+    ) -> usize {
+        if src.len() > MAX_INPUT || dict.len() > MAX_INPUT {
+            return 0;
+        }
+        // SAFETY: the state is an initialised stream; loading the dictionary resets it and
+        // keeps a reference to `dict`, which stays alive for the compression call that
+        // follows; pointers and lengths describe the live slices.
+        let n = unsafe {
+            let state = self.0.as_ptr().cast();
+            LZ4_loadDict(state, dict.as_ptr().cast(), len_c(dict.len()));
+            LZ4_compress_fast_continue(
+                state,
+                src.as_ptr().cast(),
+                dst.as_mut_ptr().cast(),
+                len_c(src.len()),
+                len_c(dst.len()),
+                accel,
+            )
+        };
+        usize::try_from(n).unwrap_or(0)
+    }
+}
+
 impl Drop for State {
     fn drop(&mut self) {
         // SAFETY: created by LZ4_createStream and freed exactly once.
@@ -114,6 +164,36 @@ impl StateHc {
                 len_c(src.len()),
                 len_c(dst.len()),
                 level,
+            )
+        };
+        usize::try_from(n).unwrap_or(0)
+    }
+}
+
+impl StateHc {
+    /// Like [`State::compress_with_dict`] for LZ4HC at `level`.
+    pub fn compress_with_dict(
+        &mut self,
+        dict: &[u8],
+        src: &[u8],
+        dst: &mut [u8],
+        level: i32,
+    ) -> usize {
+        if src.len() > MAX_INPUT || dict.len() > MAX_INPUT {
+            return 0;
+        }
+        // SAFETY: as in `State::compress_with_dict`, with the HC stream (reset to `level`
+        // before the dictionary is loaded).
+        let n = unsafe {
+            let state = self.0.as_ptr();
+            LZ4_resetStreamHC_fast(state, level);
+            LZ4_loadDictHC(state, dict.as_ptr().cast(), len_c(dict.len()));
+            LZ4_compress_HC_continue(
+                state,
+                src.as_ptr().cast(),
+                dst.as_mut_ptr().cast(),
+                len_c(src.len()),
+                len_c(dst.len()),
             )
         };
         usize::try_from(n).unwrap_or(0)

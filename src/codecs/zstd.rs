@@ -48,6 +48,26 @@ impl CCtx {
     }
 }
 
+impl CCtx {
+    /// Compresses `src` into `dst` with a digested dictionary; 0 when it fails or does not
+    /// fit.
+    pub fn compress_with_dict(&mut self, src: &[u8], dst: &mut [u8], dict: &CDict) -> usize {
+        // SAFETY: valid context and dictionary; libzstd reads `src.len()` bytes and writes
+        // at most `dst.len()` bytes of the two live slices.
+        let code = unsafe {
+            z::ZSTD_compress_usingCDict(
+                self.0.as_ptr(),
+                dst.as_mut_ptr().cast(),
+                dst.len(),
+                src.as_ptr().cast(),
+                src.len(),
+                dict.0.as_ptr(),
+            )
+        };
+        ok(code).unwrap_or(0)
+    }
+}
+
 impl Drop for CCtx {
     fn drop(&mut self) {
         // SAFETY: the pointer came from ZSTD_createCCtx and is freed exactly once.
@@ -132,6 +152,61 @@ impl Drop for DDict {
         // SAFETY: the pointer came from ZSTD_createDDict and is freed exactly once.
         unsafe { z::ZSTD_freeDDict(self.0.as_ptr()) };
     }
+}
+
+/// A digested compression dictionary (`ZSTD_CDict`), shareable between threads.
+#[derive(Debug)]
+pub struct CDict(NonNull<z::ZSTD_CDict>);
+
+// SAFETY: a ZSTD_CDict is immutable after creation and documented as usable by several
+// compression contexts at once.
+unsafe impl Send for CDict {}
+// SAFETY: see above: only read after creation.
+unsafe impl Sync for CDict {}
+
+impl CDict {
+    /// Digests `dict` (copied) for compression at `level`; `None` when libzstd refuses it.
+    pub fn new(dict: &[u8], level: i32) -> Option<CDict> {
+        // SAFETY: libzstd copies `dict.len()` bytes from the live slice.
+        NonNull::new(unsafe {
+            z::ZSTD_createCDict(dict.as_ptr().cast::<c_void>(), dict.len(), level)
+        })
+        .map(CDict)
+    }
+}
+
+impl Drop for CDict {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from ZSTD_createCDict and is freed exactly once.
+        unsafe { z::ZSTD_freeCDict(self.0.as_ptr()) };
+    }
+}
+
+/// Trains a dictionary of at most `capacity` bytes on `samples`, the concatenation of
+/// samples of the given sizes (`ZDICT_trainFromBuffer`); `None` when training fails.
+pub fn train_dict(samples: &[u8], sizes: &[usize], capacity: usize) -> Option<Vec<u8>> {
+    if sizes.iter().sum::<usize>() > samples.len() {
+        return None;
+    }
+    let n = u32::try_from(sizes.len()).ok()?;
+    let mut dict = vec![0u8; capacity];
+    // SAFETY: libzstd reads the samples (whose sizes add up to at most `samples.len()`,
+    // checked above) and writes at most `capacity` bytes into `dict`.
+    let code = unsafe {
+        z::ZDICT_trainFromBuffer(
+            dict.as_mut_ptr().cast(),
+            capacity,
+            samples.as_ptr().cast(),
+            sizes.as_ptr(),
+            n,
+        )
+    };
+    // SAFETY: `ZDICT_isError` only inspects the integer it is given.
+    if unsafe { z::ZDICT_isError(code) } != 0 {
+        return None;
+    }
+    dict.truncate(code);
+    Some(dict)
 }
 
 /// Highest zstd compression level (`ZSTD_maxCLevel`).

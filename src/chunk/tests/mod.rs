@@ -2,9 +2,11 @@
 
 mod corpus;
 mod data;
+mod dict;
 mod differential;
 mod hooks;
 mod hostile;
+mod instr;
 mod plugins;
 mod refc;
 mod roundtrip;

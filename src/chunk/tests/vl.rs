@@ -138,3 +138,53 @@ fn vl_chunks_with_delta_round_trip() {
         .unwrap();
     assert_eq!(back, blocks);
 }
+
+#[test]
+fn vl_dictionary_chunks_match_the_reference() {
+    let Some(rf) = refc::get() else { return };
+    let mut with_dict = 0;
+    for compcode in [LZ4, LZ4HC, ZSTD] {
+        for lens in [
+            &[1000usize; 8][..],
+            &[5000, 3000, 7000, 100, 4000, 9000, 2500, 6000, 1200],
+            &[40_000; 16],
+            &[5000; 7],
+        ] {
+            let blocks: Vec<Vec<u8>> = lens
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| make("text", l, i as u64))
+                .collect();
+            let views: Vec<&[u8]> = blocks.iter().map(|b| &b[..]).collect();
+            let total: usize = lens.iter().sum();
+            let cp = CParams {
+                compcode,
+                use_dict: true,
+                typesize: 4,
+                ..CParams::default()
+            };
+            let mut want = vec![0u8; total + 64 * lens.len() + 64];
+            let mut got = want.clone();
+            let rn = rf.vlcompress_ctx(&cp, &views, &mut want).unwrap();
+            for nthreads in [1, 3] {
+                let on = Context::compressor(CParams { nthreads, ..cp })
+                    .vl_compress(&views, &mut got)
+                    .unwrap();
+                assert_eq!(on, rn, "{compcode} {lens:?}");
+                assert!(got[..on] == want[..rn], "{compcode} {lens:?}: bytes differ");
+            }
+            assert_eq!(want[31] & USEDICT != 0, lens.len() >= 8);
+            with_dict += usize::from(want[31] & USEDICT != 0);
+            let mut short = vec![0u8; total + 31];
+            assert_eq!(
+                Context::compressor(cp).vl_compress(&views, &mut short),
+                Err(Error::WriteBuffer)
+            );
+            let back = Context::decompressor(DParams::default())
+                .vl_decompress(&want[..rn], lens.len())
+                .unwrap();
+            assert_eq!(back, blocks);
+        }
+    }
+    assert_eq!(with_dict, 9);
+}
