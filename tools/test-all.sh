@@ -151,12 +151,12 @@ if [ -d "$root/../shared/corpus" ] && [ -f "$root/../shared/tools/verify_corpus.
   echo "==> corpus"
   clog="$logs/corpus.log"
   python3 "$root/../shared/tools/verify_corpus.py" --lib "$ourdir/libblosc2.so.9" \
-    --only chunks,blosc1,compat "$root/../shared/corpus" > "$clog" 2>&1
+    --only chunks,blosc1,compat,frames,sframes "$root/../shared/corpus" > "$clog" 2>&1
   cstatus=$?
   cline=$(tail -n 1 "$clog")
   echo "    $cline"
   if [ $cstatus -ne 0 ]; then grep -E '^(FAIL|CRASH|TIMEOUT)' "$clog" | head -n 20 | sed 's/^/    /'; fi
-  record "corpus (chunks,blosc1,compat)" $cstatus "$cline"
+  record "corpus (chunks,blosc1,compat,frames,sframes)" $cstatus "$cline"
 fi
 
 # --- summary -------------------------------------------------------------------------
