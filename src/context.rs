@@ -121,6 +121,9 @@ impl std::fmt::Debug for Callbacks {
     }
 }
 
+/// Most worker threads a context's pool starts, whatever `nthreads` asks for.
+pub const MAX_POOL_THREADS: usize = 64;
+
 /// A compression or decompression context: parameters, reusable working memory and, when
 /// more than one thread is asked for, a worker pool (created on first use).
 #[derive(Debug)]
@@ -128,6 +131,7 @@ pub struct Context {
     mode: Mode,
     callbacks: Callbacks,
     blosc1_header: bool,
+    invalid_codec: bool,
     last_blocksize: Option<i32>,
     nthreads: i16,
     pool: Option<Pool>,
@@ -141,6 +145,7 @@ impl Context {
             mode,
             callbacks: Callbacks::default(),
             blosc1_header: false,
+            invalid_codec: false,
             last_blocksize: None,
             nthreads,
             pool: None,
@@ -152,6 +157,13 @@ impl Context {
     /// A context for compression.
     pub fn compressor(cparams: CParams) -> Context {
         Context::new(Mode::Compress(cparams), cparams.nthreads)
+    }
+
+    /// Marks the codec as unknown (a bad `BLOSC_COMPRESSOR` name): compression then fails with
+    /// "codec not supported" whatever codecs are registered, and [`Context::cparams`] reports
+    /// code 255, as the reference does.
+    pub fn set_invalid_codec(&mut self) {
+        self.invalid_codec = true;
     }
 
     /// A context for decompression.
@@ -193,6 +205,10 @@ impl Context {
         cp.nthreads = self.nthreads;
         if let Some(bs) = self.last_blocksize {
             cp.blocksize = bs;
+            if cp.typesize > i32::from(u8::MAX) {
+                // Compression treats wider items as bytes, and the reference reports that.
+                cp.typesize = 1;
+            }
         }
         cp
     }
@@ -251,9 +267,11 @@ impl Context {
         self.callbacks.nchunk = nchunk;
     }
 
-    /// The worker pool when more than one thread is wanted (created or resized here).
+    /// The worker pool when more than one thread is wanted (created or resized here). The
+    /// pool never exceeds [`MAX_POOL_THREADS`] workers: output does not depend on the thread
+    /// count, and thousands of OS threads would only cost time and memory.
     fn pool(pool: &mut Option<Pool>, nthreads: i16) -> Option<&Pool> {
-        let n = usize::try_from(nthreads).unwrap_or(1);
+        let n = usize::try_from(nthreads).unwrap_or(1).min(MAX_POOL_THREADS);
         if n <= 1 {
             return None;
         }
@@ -269,6 +287,9 @@ impl Context {
         let Mode::Compress(cp) = self.mode else {
             return Err(Error::InvalidParam);
         };
+        if self.invalid_codec {
+            return Err(Error::CodecSupport);
+        }
         if self.nthreads <= 0 {
             return Err(Error::InvalidParam);
         }

@@ -209,8 +209,10 @@ pub enum EnvRefusal {
 
 /// Applies the `BLOSC_*` environment variables to context parameters, as
 /// `blosc2_create_cctx` does. An unknown `BLOSC_COMPRESSOR` name makes the codec invalid
-/// (code 255 when unregistered), so compression later fails with "codec not supported".
-pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<(), EnvRefusal> {
+/// (reported as code 255); the result tells so, and compression must then fail with "codec
+/// not supported".
+pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<bool, EnvRefusal> {
+    let mut unknown_codec = false;
     if let Some(v) = env("BLOSC_CLEVEL") {
         let level = strtol(&v);
         if level >= 0 {
@@ -239,7 +241,10 @@ pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<(), En
             None if registry::registered_codec_code(&name).is_some() => {
                 return Err(EnvRefusal::PluginCodec)
             }
-            None => cparams.compcode = u8::MAX,
+            None => {
+                cparams.compcode = u8::MAX;
+                unknown_codec = true;
+            }
         }
     }
     if let Some(v) = env("BLOSC_BLOCKSIZE") {
@@ -260,7 +265,7 @@ pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<(), En
     {
         cparams.splitmode = mode;
     }
-    Ok(())
+    Ok(unknown_codec)
 }
 
 /// Applies `BLOSC_NTHREADS` to decompression parameters, as `blosc2_create_dctx` does.

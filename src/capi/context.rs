@@ -97,10 +97,13 @@ pub unsafe extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blo
             return std::ptr::null_mut();
         }
         let mut core = core_cparams(&cparams);
-        if global::apply_env_to_cparams(&mut core).is_err() {
+        let Ok(unknown_codec) = global::apply_env_to_cparams(&mut core) else {
             return std::ptr::null_mut();
-        }
+        };
         let mut ctx = Context::compressor(core);
+        if unknown_codec {
+            ctx.set_invalid_codec();
+        }
         // SAFETY: forwarded caller guarantee.
         ctx.set_schunk_typesize(unsafe { schunk_typesize(cparams.schunk) });
         // SAFETY: forwarded caller guarantee on `preparams`.
