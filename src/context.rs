@@ -184,7 +184,8 @@ impl Context {
         self.blosc1_header = on;
     }
 
-    /// The compression parameters; `blocksize` is the one the last compression used.
+    /// The compression parameters; `blocksize` is the one the last compression used, and
+    /// after a compression a typesize above 255 reads 1 (the data was treated as bytes).
     pub fn cparams(&self) -> CParams {
         let mut cp = match self.mode {
             Mode::Compress(cp) => cp,
@@ -193,6 +194,9 @@ impl Context {
         cp.nthreads = self.nthreads;
         if let Some(bs) = self.last_blocksize {
             cp.blocksize = bs;
+            if cp.typesize > i32::from(u8::MAX) {
+                cp.typesize = 1;
+            }
         }
         cp
     }
@@ -287,12 +291,10 @@ impl Context {
         Ok(n)
     }
 
-    /// Decompresses the chunk `src` into `dst`; returns the number of bytes written.
+    /// Decompresses the chunk `src` into `dst`; returns the number of bytes written (a
+    /// thread count below 1 decompresses serially, as the reference does).
     pub fn decompress(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize> {
         if self.is_compressor() {
-            return Err(Error::InvalidParam);
-        }
-        if self.nthreads <= 0 {
             return Err(Error::InvalidParam);
         }
         let env = self.callbacks.decompress_env(self.nthreads);
@@ -347,7 +349,7 @@ impl Context {
     /// Decompresses every block of the VL-block chunk `src` into buffers of their own;
     /// fails with [`Error::InvalidParam`] when it has more than `maxblocks` blocks.
     pub fn vl_decompress(&mut self, src: &[u8], maxblocks: usize) -> Result<Vec<Vec<u8>>> {
-        if self.is_compressor() || self.nthreads <= 0 {
+        if self.is_compressor() {
             return Err(Error::InvalidParam);
         }
         let env = self.callbacks.decompress_env(self.nthreads);

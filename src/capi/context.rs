@@ -30,6 +30,17 @@ impl Handle {
 
 /// Boxes a context and attaches the C host data made by `host` (which is told the context
 /// pointer): callbacks, and the parameter structs.
+/// The core parameters a compression context gets from `cparams` (environment variables
+/// applied); `None` when `blosc2_create_cctx` refuses them.
+pub(crate) fn cctx_cparams(cparams: &blosc2_cparams) -> Option<CParams> {
+    if cparams.filters.iter().copied().any(filter_id_reserved) {
+        return None;
+    }
+    let mut core = core_cparams(cparams);
+    global::apply_env_to_cparams(&mut core).ok()?;
+    Some(core)
+}
+
 fn into_ptr(ctx: Context, host: impl FnOnce(*mut blosc2_context) -> CHost) -> *mut blosc2_context {
     let ptr = Box::into_raw(Box::new(Handle { ctx, host: None }));
     let host = Arc::new(host(ptr.cast()));
@@ -92,13 +103,9 @@ pub(crate) unsafe fn handle_ctx<'a>(ctx: *mut blosc2_context) -> Option<&'a mut 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blosc2_context {
     guard(std::ptr::null_mut(), || {
-        if cparams.filters.iter().copied().any(filter_id_reserved) {
+        let Some(core) = cctx_cparams(&cparams) else {
             return std::ptr::null_mut();
-        }
-        let mut core = core_cparams(&cparams);
-        if global::apply_env_to_cparams(&mut core).is_err() {
-            return std::ptr::null_mut();
-        }
+        };
         let mut ctx = Context::compressor(core);
         // SAFETY: forwarded caller guarantee.
         ctx.set_schunk_typesize(unsafe { schunk_typesize(cparams.schunk) });

@@ -52,7 +52,7 @@ pub(crate) fn getitem(
         } else {
             &[]
         };
-        special::fill(special, usize::from(h.typesize), value, out)?;
+        special::fill(special, usize::from(h.typesize), value, begin, out)?;
         return Ok(out.len());
     }
     if h.is_memcpyed() && !post {

@@ -320,3 +320,35 @@ fn incompressible_blocks_run_the_prefilter_again_for_the_copy() {
         .zip(&src)
         .all(|(c, s)| *c == s.wrapping_add(1)));
 }
+
+#[test]
+fn wide_repeated_values_read_back_from_any_byte() {
+    // Typesize 300 is stored as 1, so getitem counts bytes; ours continues the value from
+    // the requested byte (the reference restarts it, giving wrong data).
+    let value: Vec<u8> = (0..300).map(|i| (i * 7 + 1) as u8).collect();
+    let cp = CParams {
+        typesize: 300,
+        ..CParams::default()
+    };
+    let mut chunk = vec![0u8; 400];
+    let n = crate::chunk::special::build(&cp, 30_000, SPECIAL_VALUE, &value, &mut chunk).unwrap();
+    let mut d = Context::decompressor(DParams::default());
+    for (start, len) in [
+        (0usize, 300usize),
+        (3, 5),
+        (299, 2),
+        (100, 1000),
+        (29_999, 1),
+    ] {
+        let mut out = vec![0u8; len];
+        assert_eq!(
+            d.getitem(&chunk[..n], start as i32, len as i32, &mut out),
+            Ok(len)
+        );
+        let want: Vec<u8> = (start..start + len).map(|i| value[i % 300]).collect();
+        assert_eq!(out, want, "getitem({start}, {len})");
+    }
+    let mut all = vec![0u8; 30_000];
+    assert_eq!(d.decompress(&chunk[..n], &mut all), Ok(30_000));
+    assert!(all.chunks(300).all(|c| c == value));
+}
