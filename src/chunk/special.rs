@@ -50,6 +50,21 @@ pub fn build(
         has_shuffle: cparams.filters.contains(&SHUFFLE),
         forced: cparams.blocksize,
     });
+    let split = super::stune::split_block(
+        cparams.splitmode,
+        cparams.compcode,
+        cparams.clevel,
+        ts,
+        blocksize,
+        cparams.filters.contains(&SHUFFLE),
+    );
+    crate::diag::info_layout(
+        cparams.compcode,
+        cparams.clevel,
+        blocksize as usize,
+        split,
+        ts,
+    );
     let header = NewHeader {
         flags: DOSHUFFLE | DOBITSHUFFLE,
         versionlz: 1,
