@@ -352,3 +352,52 @@ fn wide_repeated_values_read_back_from_any_byte() {
     assert_eq!(d.decompress(&chunk[..n], &mut all), Ok(30_000));
     assert!(all.chunks(300).all(|c| c == value));
 }
+
+#[test]
+fn vl_blocks_go_through_the_prefilter_and_postfilter() {
+    // Measured on the reference with blocks of 100, 50 and 300 bytes: the prefilter is told
+    // block 0 at offset 0 every time; the postfilter gets block j at j * 300 (the largest
+    // block), and the chunk takes 506 bytes.
+    let a: Vec<u8> = (0..100).collect();
+    let b = vec![7u8; 50];
+    let c: Vec<u8> = (0..300).map(|i| (i / 3) as u8).collect();
+    let blocks: [&[u8]; 3] = [&a, &b, &c];
+    let calls: Calls = Arc::default();
+    let mut comp = Context::compressor(CParams {
+        typesize: 1,
+        ..CParams::default()
+    });
+    comp.set_prefilter(Some(plus_one(calls.clone(), false)));
+    let mut chunk = vec![0u8; 1000];
+    let n = comp.vl_compress(&blocks, &mut chunk).unwrap();
+    assert_eq!(n, 506);
+    let seen: Vec<(usize, usize, usize)> = calls
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|c| (c.0, c.1, c.2))
+        .collect();
+    assert_eq!(seen, [(0, 100, 0), (0, 50, 0), (0, 300, 0)]);
+    let offsets = Arc::new(Mutex::new(Vec::new()));
+    let o = offsets.clone();
+    let mut d = Context::decompressor(DParams::default());
+    d.set_postfilter(Some(Arc::new(move |args| {
+        o.lock()
+            .unwrap()
+            .push((args.nblock, args.size, args.offset));
+        let input = args.ttmp[args.input..args.input + args.size].to_vec();
+        if let Output::Buffer(out) = &mut args.output {
+            out.copy_from_slice(&input);
+        }
+        0
+    })));
+    let back = d.vl_decompress(&chunk[..n], 3).unwrap();
+    assert_eq!(
+        *offsets.lock().unwrap(),
+        [(0, 100, 0), (1, 50, 300), (2, 300, 600)]
+    );
+    for (got, want) in back.iter().zip(blocks) {
+        let plus: Vec<u8> = want.iter().map(|x| x.wrapping_add(1)).collect();
+        assert_eq!(got, &plus);
+    }
+}
