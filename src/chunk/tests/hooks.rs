@@ -122,6 +122,29 @@ fn callback_failures_and_disposable_output() {
         "all-zero special chunk"
     );
     assert_eq!(chunk[31], SPECIAL_ZERO << 4);
+    // Measured on the reference: with a disposable output every block goes through the
+    // prefilter and its failures are ignored, also for memcpy chunks.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = calls.clone();
+    let failing = Prefilter {
+        disposable: true,
+        run: Arc::new(move |_| {
+            seen.fetch_add(1, Ordering::Relaxed);
+            -5
+        }),
+    };
+    c.set_prefilter(Some(failing.clone()));
+    assert_eq!(c.compress(&src, &mut chunk), Ok(32));
+    assert_eq!(calls.load(Ordering::Relaxed), 4);
+    let mut copy = Context::compressor(CParams {
+        typesize: 4,
+        blocksize: 1000,
+        clevel: 0,
+        ..CParams::default()
+    });
+    copy.set_prefilter(Some(failing));
+    assert_eq!(copy.compress(&src, &mut chunk), Ok(4032));
+    assert_eq!(calls.load(Ordering::Relaxed), 8);
     c.set_prefilter(None);
     let cb = c.compress(&src, &mut chunk).unwrap();
     let mut d = Context::decompressor(DParams::default());
