@@ -250,6 +250,14 @@ impl Context {
         self.callbacks.schunk_typesize = typesize;
     }
 
+    /// Takes the prefilter, postfilter, host data and super-chunk typesize of `other` (how a
+    /// super-chunk hands the callbacks of its storage parameters to its own contexts).
+    pub fn share_callbacks_from(&mut self, other: &Context) {
+        let nchunk = self.callbacks.nchunk;
+        self.callbacks = other.callbacks.clone();
+        self.callbacks.nchunk = nchunk;
+    }
+
     /// Sets the chunk number pre- and postfilters are told (`None`: -1, no super-chunk).
     pub fn set_nchunk(&mut self, nchunk: Option<i64>) {
         self.callbacks.nchunk = nchunk;

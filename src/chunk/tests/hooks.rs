@@ -424,3 +424,34 @@ fn vl_blocks_go_through_the_prefilter_and_postfilter() {
         assert_eq!(got, &plus);
     }
 }
+
+#[test]
+fn callbacks_can_be_shared_with_a_super_chunk_context_and_get_its_chunk_number() {
+    let nchunks = Arc::new(Mutex::new(Vec::new()));
+    let seen = nchunks.clone();
+    let mut storage = Context::compressor(CParams::default());
+    storage.set_prefilter(Some(Prefilter {
+        disposable: false,
+        run: Arc::new(move |a| {
+            seen.lock().unwrap().push(a.nchunk);
+            let n = a.size;
+            if let Output::Scratch(at) = a.output {
+                a.ttmp[at..at + n].copy_from_slice(a.input);
+            }
+            0
+        }),
+    }));
+    let mut own = Context::compressor(CParams {
+        typesize: 4,
+        blocksize: 2000,
+        ..CParams::default()
+    });
+    own.share_callbacks_from(&storage);
+    let src = ramp(4000);
+    let mut chunk = vec![0u8; 4100];
+    for k in 0..2 {
+        own.set_nchunk(Some(k));
+        own.compress(&src, &mut chunk).unwrap();
+    }
+    assert_eq!(*nchunks.lock().unwrap(), [0, 0, 1, 1]);
+}
