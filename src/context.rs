@@ -196,7 +196,8 @@ impl Context {
         self.blosc1_header = on;
     }
 
-    /// The compression parameters; `blocksize` is the one the last compression used.
+    /// The compression parameters; `blocksize` is the one the last compression used, and
+    /// after a compression a typesize above 255 reads 1 (the data was treated as bytes).
     pub fn cparams(&self) -> CParams {
         let mut cp = match self.mode {
             Mode::Compress(cp) => cp,
@@ -262,6 +263,14 @@ impl Context {
         self.callbacks.schunk_typesize = typesize;
     }
 
+    /// Takes the prefilter, postfilter, host data and super-chunk typesize of `other` (how a
+    /// super-chunk hands the callbacks of its storage parameters to its own contexts).
+    pub fn share_callbacks_from(&mut self, other: &Context) {
+        let nchunk = self.callbacks.nchunk;
+        self.callbacks = other.callbacks.clone();
+        self.callbacks.nchunk = nchunk;
+    }
+
     /// Sets the chunk number pre- and postfilters are told (`None`: -1, no super-chunk).
     pub fn set_nchunk(&mut self, nchunk: Option<i64>) {
         self.callbacks.nchunk = nchunk;
@@ -308,12 +317,10 @@ impl Context {
         Ok(n)
     }
 
-    /// Decompresses the chunk `src` into `dst`; returns the number of bytes written.
+    /// Decompresses the chunk `src` into `dst`; returns the number of bytes written (a
+    /// thread count below 1 decompresses serially, as the reference does).
     pub fn decompress(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize> {
         if self.is_compressor() {
-            return Err(Error::InvalidParam);
-        }
-        if self.nthreads <= 0 {
             return Err(Error::InvalidParam);
         }
         let env = self.callbacks.decompress_env(self.nthreads);
@@ -368,7 +375,7 @@ impl Context {
     /// Decompresses every block of the VL-block chunk `src` into buffers of their own;
     /// fails with [`Error::InvalidParam`] when it has more than `maxblocks` blocks.
     pub fn vl_decompress(&mut self, src: &[u8], maxblocks: usize) -> Result<Vec<Vec<u8>>> {
-        if self.is_compressor() || self.nthreads <= 0 {
+        if self.is_compressor() {
             return Err(Error::InvalidParam);
         }
         let env = self.callbacks.decompress_env(self.nthreads);

@@ -256,7 +256,8 @@ pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<bool, 
     if let Some(v) = env("BLOSC_NTHREADS") {
         let n = strtol(&v);
         if n > 0 {
-            cparams.nthreads = i16::try_from(n).unwrap_or(i16::MAX);
+            // Truncated to 16 bits like the reference's cast (40000 becomes negative).
+            cparams.nthreads = n as i16;
         }
     }
     if let Some(mode) = env("BLOSC_SPLITMODE")
@@ -273,7 +274,8 @@ pub fn apply_env_to_dparams(dparams: &mut DParams) {
     if let Some(v) = env("BLOSC_NTHREADS") {
         let n = strtol(&v);
         if n > 0 {
-            dparams.nthreads = i16::try_from(n).unwrap_or(i16::MAX);
+            // Truncated like the reference's cast; a count below 1 decompresses serially.
+            dparams.nthreads = n as i16;
         }
     }
 }
@@ -354,7 +356,8 @@ pub fn compress(
     if let Some(v) = env("BLOSC_NTHREADS") {
         let n = strtol(&v);
         if n > 0 {
-            set_nthreads(i16::try_from(n).unwrap_or(i16::MAX));
+            // Truncated like the reference's cast; a negative count is refused there.
+            set_nthreads(n as i16);
         }
     }
     if let Some(mode) = env("BLOSC_SPLITMODE")

@@ -12,6 +12,7 @@ pub mod chunk;
 pub mod codecs;
 pub mod constants;
 pub mod context;
+pub mod diag;
 pub mod error;
 pub mod filters;
 pub mod frame;

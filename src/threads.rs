@@ -28,6 +28,9 @@ fn executor() -> Option<Executor> {
         .clone()
 }
 
+/// Most threads a pool starts; more thread ids share them (their jobs run in turn).
+const MAX_OS_THREADS: usize = 256;
+
 /// The workers of a context: one slot of working memory per thread id, and the threads
 /// themselves, started on first use.
 #[derive(Debug)]
@@ -69,7 +72,7 @@ impl Pool {
             return Ok(t);
         }
         let built = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.len())
+            .num_threads(self.len().min(MAX_OS_THREADS))
             .thread_name(|i| format!("blosc2-worker-{i}"))
             .build()
             .map_err(|_| Error::ThreadCreate)?;

@@ -29,6 +29,18 @@ impl Handle {
     }
 }
 
+/// The core parameters a compression context gets from `cparams` (environment variables
+/// applied) and whether `BLOSC_COMPRESSOR` named an unknown codec; `None` when
+/// `blosc2_create_cctx` refuses them.
+pub(crate) fn cctx_cparams(cparams: &blosc2_cparams) -> Option<(CParams, bool)> {
+    if cparams.filters.iter().copied().any(filter_id_reserved) {
+        return None;
+    }
+    let mut core = core_cparams(cparams);
+    let unknown_codec = global::apply_env_to_cparams(&mut core).ok()?;
+    Some((core, unknown_codec))
+}
+
 /// Boxes a context and attaches the C host data made by `host` (which is told the context
 /// pointer): callbacks, and the parameter structs.
 fn into_ptr(ctx: Context, host: impl FnOnce(*mut blosc2_context) -> CHost) -> *mut blosc2_context {
@@ -93,11 +105,7 @@ pub(crate) unsafe fn handle_ctx<'a>(ctx: *mut blosc2_context) -> Option<&'a mut 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blosc2_context {
     guard(std::ptr::null_mut(), || {
-        if cparams.filters.iter().copied().any(filter_id_reserved) {
-            return std::ptr::null_mut();
-        }
-        let mut core = core_cparams(&cparams);
-        let Ok(unknown_codec) = global::apply_env_to_cparams(&mut core) else {
+        let Some((core, unknown_codec)) = cctx_cparams(&cparams) else {
             return std::ptr::null_mut();
         };
         let mut ctx = Context::compressor(core);

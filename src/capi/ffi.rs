@@ -2,7 +2,7 @@
 //! result-to-code conversion.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{catch_unwind, AssertUnwindSafe, Location};
 
 use crate::error::{Error, Result};
 
@@ -11,11 +11,15 @@ pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
 }
 
-/// The C return value of a size-or-error result.
+/// The C return value of a size-or-error result (errors are traced under `BLOSC_TRACE`).
+#[track_caller]
 pub(crate) fn code(result: Result<usize>) -> c_int {
     match result {
         Ok(n) => c_int::try_from(n).unwrap_or(c_int::MAX),
-        Err(e) => e.code(),
+        Err(e) => {
+            crate::diag::trace_error(e.message(), Location::caller());
+            e.code()
+        }
     }
 }
 

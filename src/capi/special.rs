@@ -2,7 +2,7 @@
 
 use std::ffi::{c_int, c_void};
 
-use super::context::{core_cparams, filter_id_reserved};
+use super::context::cctx_cparams;
 use super::ffi::{bytes, bytes_mut, code, guard, size};
 use super::types::blosc2_cparams;
 use crate::chunk::special::build;
@@ -25,10 +25,11 @@ unsafe fn write_special(
         let Some(dst) = (unsafe { bytes_mut(dest, size(destsize)) }) else {
             return Error::NullPointer.code();
         };
-        if cparams.filters.iter().copied().any(filter_id_reserved) {
+        // The reference builds these chunks through a compression context.
+        let Some((core, _)) = cctx_cparams(cparams) else {
             return Error::NullPointer.code();
-        }
-        code(build(&core_cparams(cparams), nbytes, kind, &[], dst))
+        };
+        code(build(&core, nbytes, kind, &[], dst))
     })
 }
 
@@ -98,15 +99,9 @@ pub unsafe extern "C" fn blosc2_chunk_repeatval(
         }) else {
             return Error::NullPointer.code();
         };
-        if cparams.filters.iter().copied().any(filter_id_reserved) {
+        let Some((core, _)) = cctx_cparams(&cparams) else {
             return Error::NullPointer.code();
-        }
-        code(build(
-            &core_cparams(&cparams),
-            nbytes,
-            SPECIAL_VALUE,
-            value,
-            dst,
-        ))
+        };
+        code(build(&core, nbytes, SPECIAL_VALUE, value, dst))
     })
 }

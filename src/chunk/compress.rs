@@ -110,6 +110,7 @@ pub(crate) fn layout(cp: &CParams, nbytes: usize, destsize: usize) -> Result<Lay
         blocksize,
         has_shuffle,
     );
+    crate::diag::info_layout(cp.compcode, cp.clevel, bs, split, cp.typesize);
     Ok(Layout {
         blocksize: bs,
         header_blocksize,

@@ -241,7 +241,7 @@ impl Prepared<'_> {
             } else {
                 &[]
             };
-            special::fill(special, ts, value, out)?;
+            special::fill(special, ts, value, j * self.blocksize, out)?;
             return Ok(out.len());
         }
         if self.h.is_lazy() {

@@ -52,11 +52,7 @@ pub(crate) fn getitem(
         } else {
             &[]
         };
-        if special == SPECIAL_VALUE && !value.is_empty() {
-            special::fill_value_from(value, begin, out);
-        } else {
-            special::fill(special, usize::from(h.typesize), value, out)?;
-        }
+        special::fill(special, usize::from(h.typesize), value, begin, out)?;
         return Ok(out.len());
     }
     if h.is_memcpyed() && !post {

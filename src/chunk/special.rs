@@ -24,13 +24,12 @@ pub fn build(
         return Err(Error::CodecParam);
     }
     let ts = cparams.typesize;
-    if ts <= 0 {
-        return Err(Error::InvalidParam);
-    }
-    if nbytes > 0 && nbytes % ts != 0 {
+    // The multiple check comes first: an oversized typesize with a non-multiple nbytes is
+    // a data error.
+    if ts > 0 && nbytes > 0 && nbytes % ts != 0 {
         return Err(Error::Data);
     }
-    if ts > MAXTYPESIZE {
+    if ts <= 0 || ts > MAXTYPESIZE {
         return Err(Error::InvalidParam);
     }
     let extra = if kind == SPECIAL_VALUE {
@@ -51,6 +50,21 @@ pub fn build(
         has_shuffle: cparams.filters.contains(&SHUFFLE),
         forced: cparams.blocksize,
     });
+    let split = super::stune::split_block(
+        cparams.splitmode,
+        cparams.compcode,
+        cparams.clevel,
+        ts,
+        blocksize,
+        cparams.filters.contains(&SHUFFLE),
+    );
+    crate::diag::info_layout(
+        cparams.compcode,
+        cparams.clevel,
+        blocksize as usize,
+        split,
+        ts,
+    );
     let header = NewHeader {
         flags: DOSHUFFLE | DOBITSHUFFLE,
         versionlz: 1,
@@ -70,8 +84,16 @@ pub fn build(
 }
 
 /// Fills `out` (a whole number of elements, starting at an element boundary) with the
-/// special value of kind `special`; `value` holds the repeated value for `SPECIAL_VALUE`.
-pub(crate) fn fill(special: u8, typesize: usize, value: &[u8], out: &mut [u8]) -> Result<()> {
+/// special value of kind `special`; `value` holds the repeated value for `SPECIAL_VALUE`,
+/// and `offset` is the position of `out` in the chunk (a repeated value wider than the
+/// stored typesize continues from there).
+pub(crate) fn fill(
+    special: u8,
+    typesize: usize,
+    value: &[u8],
+    offset: usize,
+    out: &mut [u8],
+) -> Result<()> {
     match special {
         SPECIAL_ZERO => out.fill(0),
         SPECIAL_UNINIT => {}
@@ -81,24 +103,21 @@ pub(crate) fn fill(special: u8, typesize: usize, value: &[u8], out: &mut [u8]) -
             _ => return Err(Error::Data),
         },
         SPECIAL_VALUE => {
-            if value.is_empty() || !out.len().is_multiple_of(value.len()) {
+            if value.is_empty() {
                 return Err(Error::Data);
             }
-            fill_pattern(out, value);
+            let phase = offset % value.len();
+            let head = (value.len() - phase).min(out.len());
+            out[..head].copy_from_slice(&value[phase..phase + head]);
+            let rest = &mut out[head..];
+            let whole = rest.len() - rest.len() % value.len();
+            fill_pattern(&mut rest[..whole], value);
+            let tail = rest.len() - whole;
+            rest[whole..].copy_from_slice(&value[..tail]);
         }
         _ => return Err(Error::Data),
     }
     Ok(())
-}
-
-/// Fills `out` with the bytes of the repeated `value` as they appear from byte `offset` of
-/// the chunk (the value may be wider than the stored typesize, so `offset` need not be a
-/// multiple of its width).
-pub(crate) fn fill_value_from(value: &[u8], offset: usize, out: &mut [u8]) {
-    let w = value.len();
-    for (i, b) in out.iter_mut().enumerate() {
-        *b = value[(offset + i) % w];
-    }
 }
 
 /// Repeats `pattern` over `out` (whose length is a multiple of the pattern's).
@@ -162,6 +181,18 @@ mod tests {
         };
         assert_eq!(build(&forced, 4000, SPECIAL_ZERO, &[], &mut dst), Ok(32));
         assert_eq!(i32::from_le_bytes(dst[8..12].try_into().unwrap()), 1000);
+        let huge = CParams {
+            typesize: MAXTYPESIZE + 1,
+            ..cp
+        };
+        assert_eq!(
+            build(&huge, 8000, SPECIAL_ZERO, &[], &mut dst),
+            Err(Error::Data)
+        );
+        assert_eq!(
+            build(&huge, 0, SPECIAL_ZERO, &[], &mut dst),
+            Err(Error::InvalidParam)
+        );
         let wide = CParams {
             typesize: 300,
             ..cp
@@ -186,16 +217,23 @@ mod tests {
     #[test]
     fn fills() {
         let mut out = vec![9u8; 24];
-        fill(SPECIAL_VALUE, 3, &[1, 2, 3], &mut out).unwrap();
+        fill(SPECIAL_VALUE, 3, &[1, 2, 3], 0, &mut out).unwrap();
         assert_eq!(&out[..6], &[1, 2, 3, 1, 2, 3]);
         assert_eq!(&out[21..], &[1, 2, 3]);
-        fill(SPECIAL_NAN, 8, &[], &mut out).unwrap();
+        let mut part = vec![0u8; 7];
+        fill(SPECIAL_VALUE, 1, &[1, 2, 3], 4, &mut part).unwrap();
+        assert_eq!(
+            part,
+            [2, 3, 1, 2, 3, 1, 2],
+            "continues from byte 4 of the pattern"
+        );
+        fill(SPECIAL_NAN, 8, &[], 0, &mut out).unwrap();
         assert!(f64::from_le_bytes(out[16..24].try_into().unwrap()).is_nan());
-        assert_eq!(fill(SPECIAL_NAN, 2, &[], &mut out), Err(Error::Data));
+        assert_eq!(fill(SPECIAL_NAN, 2, &[], 0, &mut out), Err(Error::Data));
         let mut keep = vec![5u8; 8];
-        fill(SPECIAL_UNINIT, 8, &[], &mut keep).unwrap();
+        fill(SPECIAL_UNINIT, 8, &[], 0, &mut keep).unwrap();
         assert_eq!(keep, vec![5u8; 8]);
-        fill(SPECIAL_ZERO, 8, &[], &mut keep).unwrap();
+        fill(SPECIAL_ZERO, 8, &[], 0, &mut keep).unwrap();
         assert_eq!(keep, vec![0u8; 8]);
     }
 }

@@ -120,7 +120,8 @@ pub(crate) fn run_prefilter(
         tid,
         nchunk: p.nchunk,
     };
-    if (pf.run)(&mut args) == 0 {
+    // A disposable output is only inspected: the reference ignores the prefilter's verdict.
+    if (pf.run)(&mut args) == 0 || pf.disposable {
         Ok(())
     } else {
         Err(Error::FilterPipeline)

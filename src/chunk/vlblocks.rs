@@ -1,9 +1,10 @@
 //! Chunks with variable-length blocks (format version 6, `blosc2_flags2` bit 0).
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::decompress::{read_dict, DecompressEnv, OwnedDict};
 use super::header::{read_i32, Header};
+use super::hooks::{ttmp_len, Output, PostfilterArgs};
 use super::pipeline::{self, resolve, Filters, Plugins};
 use super::scratch::{ensure, Scratch};
 use super::streams::{DecParams, Dict};
@@ -23,6 +24,8 @@ struct VlChunk<'a> {
     codec: Option<Arc<Codec>>,
     dparams: DParams,
     env: DecompressEnv<'a>,
+    /// Size of the largest block (for the postfilter), found on first use.
+    maxblock: OnceLock<usize>,
 }
 
 impl<'a> VlChunk<'a> {
@@ -56,6 +59,7 @@ impl<'a> VlChunk<'a> {
                 typesize: i32::from(h.typesize),
             },
             env,
+            maxblock: OnceLock::new(),
         })
     }
 
@@ -104,8 +108,48 @@ impl<'a> VlChunk<'a> {
         }
     }
 
-    /// Decodes block `j` into `out`, which must be exactly its uncompressed size.
-    fn decode(&self, sc: &mut Scratch, j: usize, out: &mut [u8]) -> Result<()> {
+    /// Decodes block `j` into `out` (exactly its uncompressed size) on thread `tid`, through
+    /// the postfilter if there is one.
+    fn decode(&self, sc: &mut Scratch, j: usize, out: &mut [u8], tid: usize) -> Result<()> {
+        let Some(pf) = self.env.postfilter else {
+            return self.decode_raw(sc, j, out);
+        };
+        // The reference places VL blocks for the postfilter as if they all had the size of
+        // the largest one.
+        let maxblock = *self.maxblock.get_or_init(|| {
+            (0..self.nblocks)
+                .filter_map(|k| self.stream(k).ok().map(|s| s.0))
+                .max()
+                .unwrap_or(0)
+        });
+        let q = ttmp_len(maxblock, usize::from(self.h.typesize)) / 4;
+        let n = out.len();
+        let mut ttmp = std::mem::take(&mut sc.ttmp);
+        ensure(&mut ttmp, 4 * q);
+        let res = self.decode_raw(sc, j, &mut ttmp[q..q + n]).and_then(|()| {
+            let mut args = PostfilterArgs {
+                ttmp: &mut ttmp,
+                input: q,
+                output: Output::Buffer(out),
+                size: n,
+                typesize: i32::from(self.h.typesize),
+                offset: j * maxblock,
+                nblock: j,
+                tid,
+                nchunk: self.env.nchunk,
+            };
+            if pf(&mut args) == 0 {
+                Ok(())
+            } else {
+                Err(Error::Postfilter)
+            }
+        });
+        sc.ttmp = ttmp;
+        res
+    }
+
+    /// Decodes block `j` into `out` without the postfilter.
+    fn decode_raw(&self, sc: &mut Scratch, j: usize, out: &mut [u8]) -> Result<()> {
         let (_, cdata) = self.stream(j)?;
         let p = self.params();
         let n = out.len();
@@ -141,16 +185,16 @@ fn decode_all(
     match pool.filter(|_| outs.len() > 1) {
         None => {
             for (j, out) in outs.into_iter().enumerate() {
-                c.decode(sc, j, out)?;
+                c.decode(sc, j, out, 0)?;
             }
             Ok(())
         }
         Some(pool) => {
             let cells: Vec<Mutex<&mut [u8]>> = outs.into_iter().map(Mutex::new).collect();
             let errors = FirstError::new();
-            pool.for_each_block(cells.len(), &|j, _, sc| {
+            pool.for_each_block(cells.len(), &|j, tid, sc| {
                 let mut out = cells[j].lock().unwrap_or_else(PoisonError::into_inner);
-                if let Err(e) = c.decode(sc, j, &mut out) {
+                if let Err(e) = c.decode(sc, j, &mut out, tid) {
                     errors.record(j, e);
                 }
             })?;
@@ -259,6 +303,6 @@ pub(crate) fn decompress_block(
     }
     let mut out = Vec::new();
     ensure(&mut out, ulen);
-    c.decode(sc, j, &mut out)?;
+    c.decode(sc, j, &mut out, 0)?;
     Ok(out)
 }

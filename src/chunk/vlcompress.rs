@@ -7,9 +7,10 @@ use std::sync::{Mutex, PoisonError};
 use super::compress::{compformat, filters_known, is_builtin_codec, CompressEnv, CompressState};
 use super::dict::{self, ChunkDict};
 use super::header::{offsets, write_i32, NewHeader};
+use super::hooks::Output;
 use super::pipeline::{self, resolve, Filters};
 use super::scratch::{ensure, Scratch};
-use super::streams::{codec_compress, EncParams};
+use super::streams::{codec_compress, run_prefilter, EncParams};
 use crate::constants::*;
 use crate::context::CParams;
 use crate::error::{Error, Result};
@@ -44,6 +45,7 @@ fn encode(
     p: &EncParams,
     sc: &mut Scratch,
     block: &[u8],
+    tid: usize,
     dest: &mut [u8],
     pos: usize,
 ) -> Result<Option<usize>> {
@@ -54,7 +56,17 @@ fn encode(
     }
     write_i32(dest, pos, n as i32);
     let at = pos + 4;
-    let Scratch { a, b, codecs, .. } = sc;
+    let Scratch {
+        a, b, ttmp, codecs, ..
+    } = sc;
+    // The reference tells the prefilter block 0 at offset 0 for every VL block.
+    let block: &[u8] = match p.prefilter {
+        Some(pf) => {
+            run_prefilter(p, pf, ttmp, block, 0, tid, Output::Scratch(0))?;
+            &ttmp[..n]
+        }
+        None => block,
+    };
     let filtered: &[u8] = if p.filters.any_forward() {
         ensure(a, n);
         ensure(b, n);
@@ -167,7 +179,7 @@ pub(crate) fn compress(
             schunk_typesize: env.schunk_typesize,
             host: env.host,
         },
-        prefilter: None,
+        prefilter: env.prefilter,
         nchunk: env.nchunk,
         dict: None,
     };
@@ -248,7 +260,7 @@ fn serial(
 ) -> Result<Option<usize>> {
     for (j, block) in blocks.iter().enumerate().skip(first) {
         write_i32(dst, EXTENDED_HEADER_LENGTH + 4 * j, pos as i32);
-        match encode(p, sc, block, dst, pos)? {
+        match encode(p, sc, block, 0, dst, pos)? {
             Some(n) => pos += n,
             None => return Ok(None),
         }
@@ -293,10 +305,10 @@ fn parallel(
             .map(Mutex::new)
             .collect();
         let errors = FirstError::new();
-        pool.for_each_block(blocks.len(), &|j, _, sc| {
+        pool.for_each_block(blocks.len(), &|j, tid, sc| {
             let mut cell = cells[j].lock().unwrap_or_else(PoisonError::into_inner);
             let (out, res) = &mut *cell;
-            match encode(p, sc, blocks[j], out, 0) {
+            match encode(p, sc, blocks[j], tid, out, 0) {
                 Ok(r) => **res = r,
                 Err(e) => errors.record(j, e),
             }

@@ -122,6 +122,29 @@ fn callback_failures_and_disposable_output() {
         "all-zero special chunk"
     );
     assert_eq!(chunk[31], SPECIAL_ZERO << 4);
+    // Measured on the reference: with a disposable output every block goes through the
+    // prefilter and its failures are ignored, also for memcpy chunks.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = calls.clone();
+    let failing = Prefilter {
+        disposable: true,
+        run: Arc::new(move |_| {
+            seen.fetch_add(1, Ordering::Relaxed);
+            -5
+        }),
+    };
+    c.set_prefilter(Some(failing.clone()));
+    assert_eq!(c.compress(&src, &mut chunk), Ok(32));
+    assert_eq!(calls.load(Ordering::Relaxed), 4);
+    let mut copy = Context::compressor(CParams {
+        typesize: 4,
+        blocksize: 1000,
+        clevel: 0,
+        ..CParams::default()
+    });
+    copy.set_prefilter(Some(failing));
+    assert_eq!(copy.compress(&src, &mut chunk), Ok(4032));
+    assert_eq!(calls.load(Ordering::Relaxed), 8);
     c.set_prefilter(None);
     let cb = c.compress(&src, &mut chunk).unwrap();
     let mut d = Context::decompressor(DParams::default());
@@ -319,4 +342,116 @@ fn incompressible_blocks_run_the_prefilter_again_for_the_copy() {
         .iter()
         .zip(&src)
         .all(|(c, s)| *c == s.wrapping_add(1)));
+}
+
+#[test]
+fn wide_repeated_values_read_back_from_any_byte() {
+    // Typesize 300 is stored as 1, so getitem counts bytes; ours continues the value from
+    // the requested byte (the reference restarts it, giving wrong data).
+    let value: Vec<u8> = (0..300).map(|i| (i * 7 + 1) as u8).collect();
+    let cp = CParams {
+        typesize: 300,
+        ..CParams::default()
+    };
+    let mut chunk = vec![0u8; 400];
+    let n = crate::chunk::special::build(&cp, 30_000, SPECIAL_VALUE, &value, &mut chunk).unwrap();
+    let mut d = Context::decompressor(DParams::default());
+    for (start, len) in [
+        (0usize, 300usize),
+        (3, 5),
+        (299, 2),
+        (100, 1000),
+        (29_999, 1),
+    ] {
+        let mut out = vec![0u8; len];
+        assert_eq!(
+            d.getitem(&chunk[..n], start as i32, len as i32, &mut out),
+            Ok(len)
+        );
+        let want: Vec<u8> = (start..start + len).map(|i| value[i % 300]).collect();
+        assert_eq!(out, want, "getitem({start}, {len})");
+    }
+    let mut all = vec![0u8; 30_000];
+    assert_eq!(d.decompress(&chunk[..n], &mut all), Ok(30_000));
+    assert!(all.chunks(300).all(|c| c == value));
+}
+
+#[test]
+fn vl_blocks_go_through_the_prefilter_and_postfilter() {
+    // Measured on the reference with blocks of 100, 50 and 300 bytes: the prefilter is told
+    // block 0 at offset 0 every time; the postfilter gets block j at j * 300 (the largest
+    // block), and the chunk takes 506 bytes.
+    let a: Vec<u8> = (0..100).collect();
+    let b = vec![7u8; 50];
+    let c: Vec<u8> = (0..300).map(|i| (i / 3) as u8).collect();
+    let blocks: [&[u8]; 3] = [&a, &b, &c];
+    let calls: Calls = Arc::default();
+    let mut comp = Context::compressor(CParams {
+        typesize: 1,
+        ..CParams::default()
+    });
+    comp.set_prefilter(Some(plus_one(calls.clone(), false)));
+    let mut chunk = vec![0u8; 1000];
+    let n = comp.vl_compress(&blocks, &mut chunk).unwrap();
+    assert_eq!(n, 506);
+    let seen: Vec<(usize, usize, usize)> = calls
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|c| (c.0, c.1, c.2))
+        .collect();
+    assert_eq!(seen, [(0, 100, 0), (0, 50, 0), (0, 300, 0)]);
+    let offsets = Arc::new(Mutex::new(Vec::new()));
+    let o = offsets.clone();
+    let mut d = Context::decompressor(DParams::default());
+    d.set_postfilter(Some(Arc::new(move |args| {
+        o.lock()
+            .unwrap()
+            .push((args.nblock, args.size, args.offset));
+        let input = args.ttmp[args.input..args.input + args.size].to_vec();
+        if let Output::Buffer(out) = &mut args.output {
+            out.copy_from_slice(&input);
+        }
+        0
+    })));
+    let back = d.vl_decompress(&chunk[..n], 3).unwrap();
+    assert_eq!(
+        *offsets.lock().unwrap(),
+        [(0, 100, 0), (1, 50, 300), (2, 300, 600)]
+    );
+    for (got, want) in back.iter().zip(blocks) {
+        let plus: Vec<u8> = want.iter().map(|x| x.wrapping_add(1)).collect();
+        assert_eq!(got, &plus);
+    }
+}
+
+#[test]
+fn callbacks_can_be_shared_with_a_super_chunk_context_and_get_its_chunk_number() {
+    let nchunks = Arc::new(Mutex::new(Vec::new()));
+    let seen = nchunks.clone();
+    let mut storage = Context::compressor(CParams::default());
+    storage.set_prefilter(Some(Prefilter {
+        disposable: false,
+        run: Arc::new(move |a| {
+            seen.lock().unwrap().push(a.nchunk);
+            let n = a.size;
+            if let Output::Scratch(at) = a.output {
+                a.ttmp[at..at + n].copy_from_slice(a.input);
+            }
+            0
+        }),
+    }));
+    let mut own = Context::compressor(CParams {
+        typesize: 4,
+        blocksize: 2000,
+        ..CParams::default()
+    });
+    own.share_callbacks_from(&storage);
+    let src = ramp(4000);
+    let mut chunk = vec![0u8; 4100];
+    for k in 0..2 {
+        own.set_nchunk(Some(k));
+        own.compress(&src, &mut chunk).unwrap();
+    }
+    assert_eq!(*nchunks.lock().unwrap(), [0, 0, 1, 1]);
 }
