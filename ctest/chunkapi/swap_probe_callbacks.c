@@ -108,9 +108,7 @@ void sp_filters(void) {
   filter_case("ts 300", 10000, 300, 5, 0, false);
   filter_case("memcpy", 10000, 4, 0, 3000, false);
   filter_case("20 bytes", 20, 4, 5, 0, false);
-  /* PENDING (issue 3): with output_is_disposable the reference still runs the prefilter on
-   * every block and ignores its failures; ours stops at the first block. The case comes back
-   * here once that is matched. */
+  filter_case("disposable", 4000, 4, 5, 1000, true);
 
   /* Maskout. */
   int32_t n = 8000;
