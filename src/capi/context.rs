@@ -96,6 +96,29 @@ pub(crate) unsafe fn handle_ctx<'a>(ctx: *mut blosc2_context) -> Option<&'a mut 
     unsafe { ctx.cast::<Handle>().as_mut() }
 }
 
+/// The handle and the source and destination buffers of a `*_ctx` entry point; `None` for a
+/// NULL context or a NULL buffer with a non-zero size.
+///
+/// # Safety
+/// As for [`handle_ctx`]; `src` readable for `srcsize` and `dest` writable for `destsize`
+/// bytes, not overlapping.
+unsafe fn ctx_buffers<'a>(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> Option<(&'a mut Handle, &'a [u8], &'a mut [u8])> {
+    // SAFETY: forwarded caller guarantees.
+    unsafe {
+        Some((
+            handle_ctx(context)?,
+            bytes(src, size(srcsize))?,
+            bytes_mut(dest, size(destsize))?,
+        ))
+    }
+}
+
 /// Creates a compression context; NULL for reserved filter ids or a plugin codec named by
 /// `BLOSC_COMPRESSOR`. The prefilter parameters are copied.
 ///
@@ -201,13 +224,8 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(h) = (unsafe { handle_ctx(context) }) else {
-            return Error::NullPointer.code();
-        };
-        // SAFETY: the caller guarantees the buffer sizes.
-        let (Some(src), Some(dst)) = (unsafe { bytes(src, size(srcsize)) }, unsafe {
-            bytes_mut(dest, size(destsize))
-        }) else {
+        let Some((h, src, dst)) = (unsafe { ctx_buffers(context, src, srcsize, dest, destsize) })
+        else {
             return Error::NullPointer.code();
         };
         // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
@@ -236,13 +254,8 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(h) = (unsafe { handle_ctx(context) }) else {
-            return Error::NullPointer.code();
-        };
-        // SAFETY: the caller guarantees the buffer sizes.
-        let (Some(src), Some(dst)) = (unsafe { bytes(src, size(srcsize)) }, unsafe {
-            bytes_mut(dest, size(destsize))
-        }) else {
+        let Some((h, src, dst)) = (unsafe { ctx_buffers(context, src, srcsize, dest, destsize) })
+        else {
             return Error::NullPointer.code();
         };
         // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
@@ -277,13 +290,8 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(h) = (unsafe { handle_ctx(context) }) else {
-            return Error::NullPointer.code();
-        };
-        // SAFETY: the caller guarantees the buffer sizes.
-        let (Some(src), Some(dst)) = (unsafe { bytes(src, size(srcsize)) }, unsafe {
-            bytes_mut(dest, size(destsize))
-        }) else {
+        let Some((h, src, dst)) = (unsafe { ctx_buffers(context, src, srcsize, dest, destsize) })
+        else {
             return Error::NullPointer.code();
         };
         code(h.ctx.getitem_bytes(src, start, nbytes, dst))
