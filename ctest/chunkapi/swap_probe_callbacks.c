@@ -101,6 +101,44 @@ static void filter_case(const char *what, int32_t n, int ts, int clevel, int bs,
   free(out);
 }
 
+/* A super-chunk created with a prefilter and a postfilter runs them on its own chunks and
+ * tells them the chunk number. */
+static void schunk_case(void) {
+  int32_t n = 8000;
+  uint8_t *src = tc_malloc((size_t)n), *out = tc_malloc((size_t)n);
+  tc_fill(src, (size_t)n, TC_RAMP, 4, 5);
+  g_src = src;
+  g_chunkp = NULL;
+  g_dest = out;
+  g_n = n;
+  blosc2_prefilter_params pp;
+  memset(&pp, 0, sizeof pp);
+  pp.user_data = &g_rc;
+  blosc2_postfilter_params qp;
+  memset(&qp, 0, sizeof qp);
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.typesize = 4;
+  cp.blocksize = 4000;
+  cp.prefilter = prefilter;
+  cp.preparams = &pp;
+  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
+  dp.postfilter = postfilter;
+  dp.postparams = &qp;
+  blosc2_storage st = BLOSC2_STORAGE_DEFAULTS;
+  st.cparams = &cp;
+  st.dparams = &dp;
+  printf("filters schunk:\n");
+  blosc2_schunk *s = blosc2_schunk_new(&st);
+  for (int k = 0; k < 2; k++) printf("  append=%lld\n", (long long)blosc2_schunk_append_buffer(s, src, n));
+  for (int k = 1; k >= 0; k--) {
+    int rc = blosc2_schunk_decompress_chunk(s, k, out, n);
+    sp_hash("  decompress_chunk", out, rc > 0 ? n : rc);
+  }
+  blosc2_schunk_free(s);
+  free(src);
+  free(out);
+}
+
 void sp_filters(void) {
   filter_case("1 block", 100000, 4, 5, 0, false);
   filter_case("10 blocks", 10000, 4, 5, 1000, false);
@@ -109,6 +147,7 @@ void sp_filters(void) {
   filter_case("memcpy", 10000, 4, 0, 3000, false);
   filter_case("20 bytes", 20, 4, 5, 0, false);
   filter_case("disposable", 4000, 4, 5, 1000, true);
+  schunk_case();
 
   /* Maskout. */
   int32_t n = 8000;

@@ -480,13 +480,7 @@ int main(void) {
   test_cases();
   test_return_codes_and_flags();
   test_special_and_maskout();
-#ifdef BLOSC2_VARIANT_OURS
-  /* PENDING (issue 3): super-chunks do not hand the storage's prefilter/postfilter to their
-   * own compression yet, so this part runs against the reference only for now. */
-  fprintf(stderr, "PENDING: test_schunk_nchunk (super-chunk pre/postfilters)\n");
-#else
   test_schunk_nchunk();
-#endif
   test_maskout();
   blosc2_destroy();
   return tc_finish("chunkapi_filters (" CA_VARIANT ")");

@@ -6,7 +6,9 @@ use std::ffi::{c_char, c_int, CString};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::context::{blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams};
+use super::context::{
+    blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams, handle_ctx,
+};
 use super::ffi::{c_str, guard};
 use super::io::backend_for;
 use super::schunk_lock::{self, FrameLock};
@@ -92,10 +94,41 @@ fn c_params(core: &SuperChunk, io: blosc2_io) -> (blosc2_cparams, blosc2_dparams
     (c, d, io)
 }
 
+/// The callback and plug-in fields of the caller's storage parameters, which a new
+/// super-chunk keeps in its own parameter structs and contexts.
+#[derive(Clone, Copy)]
+pub(crate) struct UserParams {
+    cparams: blosc2_cparams,
+    dparams: blosc2_dparams,
+}
+
+impl UserParams {
+    /// Copies the caller's callback and plug-in fields into the super-chunk's structs.
+    fn apply(&self, c: &mut blosc2_cparams, d: &mut blosc2_dparams) {
+        c.prefilter = self.cparams.prefilter;
+        c.preparams = self.cparams.preparams;
+        c.tuner_id = self.cparams.tuner_id;
+        c.tuner_params = self.cparams.tuner_params;
+        c.codec_params = self.cparams.codec_params;
+        c.filter_params = self.cparams.filter_params;
+        d.postfilter = self.dparams.postfilter;
+        d.postparams = self.dparams.postparams;
+    }
+}
+
 impl SchunkBox {
-    /// Boxes a core super-chunk and returns the C pointer.
-    pub(crate) fn into_c(core: SuperChunk, io: blosc2_io, lock: FrameLock) -> *mut blosc2_schunk {
-        let (cparams, dparams, io) = c_params(&core, io);
+    /// Boxes a core super-chunk and returns the C pointer; `user` carries the callbacks of
+    /// the storage it was created with, which its compression and decompression then run.
+    pub(crate) fn into_c(
+        core: SuperChunk,
+        io: blosc2_io,
+        lock: FrameLock,
+        user: Option<UserParams>,
+    ) -> *mut blosc2_schunk {
+        let (mut cparams, mut dparams, io) = c_params(&core, io);
+        if let Some(u) = user {
+            u.apply(&mut cparams, &mut dparams);
+        }
         let urlpath = core
             .storage()
             .urlpath
@@ -122,6 +155,10 @@ impl SchunkBox {
         b.c.cctx = unsafe { blosc2_create_cctx(b.cparams) };
         // SAFETY: as above.
         b.c.dctx = unsafe { blosc2_create_dctx(b.dparams) };
+        // SAFETY: both handles were just created here and are not borrowed elsewhere.
+        if let (Some(c), Some(d)) = unsafe { (handle_ctx(b.c.cctx), handle_ctx(b.c.dctx)) } {
+            b.core.share_callbacks(&c.ctx, &d.ctx);
+        }
         b.storage = blosc2_storage {
             contiguous: b.core.storage().contiguous,
             urlpath: b
@@ -228,7 +265,7 @@ pub(crate) unsafe fn with_schunk<T>(
 ///
 /// # Safety
 /// `storage` must be NULL or readable, with its pointer fields NULL or valid.
-unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc2_io)> {
+unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc2_io, UserParams)> {
     // SAFETY: caller guarantees.
     let s = unsafe { storage.as_ref() }
         .copied()
@@ -268,7 +305,14 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
         io: backend,
         buffer: Some(MallocBuf::empty),
     };
-    Ok((storage, io))
+    Ok((
+        storage,
+        io,
+        UserParams {
+            cparams: cp,
+            dparams: dp,
+        },
+    ))
 }
 
 /// The lock a new handle on `core` gets for the I/O selection `io`.
@@ -293,10 +337,10 @@ pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut
     guard(std::ptr::null_mut(), || {
         ptr_of((|| {
             // SAFETY: forwarded caller guarantees.
-            let (storage, io) = unsafe { core_storage(storage) }?;
+            let (storage, io, user) = unsafe { core_storage(storage) }?;
             let core = SuperChunk::new(storage)?;
             let lock = locking_for(&core, &io)?;
-            Ok(SchunkBox::into_c(core, io, lock))
+            Ok(SchunkBox::into_c(core, io, lock, Some(user)))
         })())
     })
 }
@@ -313,11 +357,11 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     guard(std::ptr::null_mut(), || {
         ptr_of((|| {
             // SAFETY: forwarded caller guarantees.
-            let (st, io) = unsafe { core_storage(storage) }?;
+            let (st, io, user) = unsafe { core_storage(storage) }?;
             // SAFETY: forwarded caller guarantees.
             let core = unsafe { with_schunk(schunk, |b| b.core.copy(st)) }?;
             let lock = locking_for(&core, &io)?;
-            Ok(SchunkBox::into_c(core, io, lock))
+            Ok(SchunkBox::into_c(core, io, lock, Some(user)))
         })())
     })
 }
@@ -346,7 +390,7 @@ fn open_impl(
     };
     let mut core = lock.bracket(|| SuperChunk::open(path, offset, Some(backend)))?;
     core.set_buffer_maker(MallocBuf::empty);
-    Ok(SchunkBox::into_c(core, io, lock))
+    Ok(SchunkBox::into_c(core, io, lock, None))
 }
 
 /// Opens a frame file or sparse-frame directory; NULL on error.
@@ -433,6 +477,7 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
                 core,
                 blosc2_io::DEFAULTS,
                 FrameLock::none(),
+                None,
             ))
         })())
     })

@@ -149,6 +149,7 @@ impl SuperChunk {
             _ => None,
         };
         let SuperChunk { store, dctx, .. } = self;
+        dctx.set_nchunk(Some(n));
         let chunk = match (special, store, slot) {
             (Some(v), _, _) => Cow::Owned(v),
             (None, Store::Memory(v), _) => Cow::Borrowed(&v[idx][..]),
@@ -180,6 +181,7 @@ impl SuperChunk {
             return self.chunk_with_dctx(n);
         };
         let SuperChunk { store, dctx, .. } = self;
+        dctx.set_nchunk(Some(n));
         let Store::Frame(Frame::Contiguous(f), _) = store else {
             return Err(Error::Failure);
         };
@@ -478,6 +480,7 @@ impl SuperChunk {
     /// Compresses `src` with the super-chunk's parameters and appends it.
     pub fn append_buffer(&mut self, src: &[u8]) -> Result<i64> {
         let mut out = vec![0u8; src.len() + MAX_OVERHEAD];
+        self.cctx.set_nchunk(Some(self.nchunks()));
         let n = self.cctx.compress(src, &mut out)?;
         if n == 0 {
             return Err(Error::WriteBuffer);

@@ -143,6 +143,14 @@ impl SuperChunk {
         self.dparams
     }
 
+    /// Gives the super-chunk's compression and decompression contexts the prefilter,
+    /// postfilter and host data of `cctx` and `dctx`; they are then told the number of the
+    /// chunk they work on.
+    pub fn share_callbacks(&mut self, cctx: &Context, dctx: &Context) {
+        self.cctx.share_callbacks_from(cctx);
+        self.dctx.share_callbacks_from(dctx);
+    }
+
     /// The storage description.
     pub fn storage(&self) -> &Storage {
         &self.storage

@@ -130,10 +130,12 @@ impl SuperChunk {
             }
             let mut data = vec![0u8; nb];
             if !(off == 0 && len == nb) {
+                self.dctx.set_nchunk(Some(n));
                 self.dctx.decompress(&chunk, &mut data)?;
             }
             data[off..off + len].copy_from_slice(&buf[at..at + len]);
             let mut out = vec![0u8; nb + MAX_OVERHEAD];
+            self.cctx.set_nchunk(Some(n));
             let c = self.cctx.compress(&data, &mut out)?;
             if c == 0 {
                 return Err(Error::ChunkUpdate);
