@@ -8,6 +8,7 @@ use super::schunk::with_schunk;
 use super::schunk_ops::malloc_copy;
 use super::types::{blosc2_cparams, blosc2_schunk};
 use crate::error::{Error, Result};
+use crate::schunk::SuperChunk;
 
 fn code(r: Result<usize>) -> c_int {
     match r {
@@ -33,6 +34,30 @@ unsafe fn args<'a>(
     Ok((name, content))
 }
 
+/// Runs a metalayer setter with the checked name and content arguments, refreshes the
+/// metalayer mirrors of the C struct and returns the setter's index or error code.
+///
+/// # Safety
+/// `schunk` must be live, `name` NULL or NUL-terminated and `content` readable for `len`
+/// bytes.
+unsafe fn set_meta(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+    content: *const u8,
+    len: i32,
+    setter: impl FnOnce(&mut SuperChunk, &str, &[u8]) -> Result<usize>,
+) -> c_int {
+    // SAFETY: forwarded caller guarantees.
+    code(unsafe {
+        with_schunk(schunk, |b| {
+            let (n, c) = args(name, content, len)?;
+            let r = setter(&mut b.core, n, c);
+            b.sync_meta();
+            r
+        })
+    })
+}
+
 /// Adds a fixed-length metalayer; returns its index.
 ///
 /// # Safety
@@ -46,14 +71,11 @@ pub unsafe extern "C" fn blosc2_meta_add(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        code(unsafe {
-            with_schunk(schunk, |b| {
-                let (n, c) = args(name, content, content_len)?;
-                let r = b.core.meta_add(n, c);
-                b.sync_meta();
-                r
+        unsafe {
+            set_meta(schunk, name, content, content_len, |core, n, c| {
+                core.meta_add(n, c)
             })
-        })
+        }
     })
 }
 
@@ -70,14 +92,11 @@ pub unsafe extern "C" fn blosc2_meta_update(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        code(unsafe {
-            with_schunk(schunk, |b| {
-                let (n, c) = args(name, content, content_len)?;
-                let r = b.core.meta_update(n, c);
-                b.sync_meta();
-                r
+        unsafe {
+            set_meta(schunk, name, content, content_len, |core, n, c| {
+                core.meta_update(n, c)
             })
-        })
+        }
     })
 }
 
@@ -125,14 +144,11 @@ pub unsafe extern "C" fn blosc2_vlmeta_add(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        code(unsafe {
-            with_schunk(schunk, |b| {
-                let (n, c) = args(name, content, content_len)?;
-                let r = b.core.vlmeta_add(n, c, opt_cparams(cparams));
-                b.sync_meta();
-                r
+        unsafe {
+            set_meta(schunk, name, content, content_len, |core, n, c| {
+                core.vlmeta_add(n, c, opt_cparams(cparams))
             })
-        })
+        }
     })
 }
 
@@ -150,14 +166,11 @@ pub unsafe extern "C" fn blosc2_vlmeta_update(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
-        code(unsafe {
-            with_schunk(schunk, |b| {
-                let (n, c) = args(name, content, content_len)?;
-                let r = b.core.vlmeta_update(n, c, opt_cparams(cparams));
-                b.sync_meta();
-                r
+        unsafe {
+            set_meta(schunk, name, content, content_len, |core, n, c| {
+                core.vlmeta_update(n, c, opt_cparams(cparams))
             })
-        })
+        }
     })
 }
 

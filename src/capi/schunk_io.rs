@@ -8,6 +8,7 @@ use super::schunk::{schunk_box, with_schunk};
 use super::schunk_ops::malloc_copy;
 use super::types::{blosc2_cparams, blosc2_dparams, blosc2_schunk};
 use crate::error::{Error, Result};
+use crate::schunk::SuperChunk;
 
 fn code64(r: Result<i64>) -> i64 {
     r.unwrap_or_else(|e| i64::from(e.code()))
@@ -45,6 +46,23 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
     })
 }
 
+/// Runs `f` on the super-chunk with the path `urlpath` names; -12 for a NULL path.
+///
+/// # Safety
+/// `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
+unsafe fn with_path(
+    schunk: *mut blosc2_schunk,
+    urlpath: *const c_char,
+    f: impl FnOnce(&mut SuperChunk, &Path) -> Result<i64>,
+) -> i64 {
+    // SAFETY: forwarded caller guarantees.
+    let Some(p) = (unsafe { c_str(urlpath) }) else {
+        return i64::from(Error::InvalidParam.code());
+    };
+    // SAFETY: forwarded caller guarantees.
+    code64(unsafe { with_schunk(schunk, |b| f(&mut b.core, Path::new(p))) })
+}
+
 /// Writes the super-chunk as a contiguous frame file; returns the bytes written.
 ///
 /// # Safety
@@ -56,11 +74,7 @@ pub unsafe extern "C" fn blosc2_schunk_to_file(
 ) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(p) = (unsafe { c_str(urlpath) }) else {
-            return i64::from(Error::InvalidParam.code());
-        };
-        // SAFETY: forwarded caller guarantees.
-        code64(unsafe { with_schunk(schunk, |b| b.core.to_file(Path::new(p))) })
+        unsafe { with_path(schunk, urlpath, |core, p| core.to_file(p)) }
     })
 }
 
@@ -76,11 +90,7 @@ pub unsafe extern "C" fn blosc2_schunk_append_file(
 ) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
-        let Some(p) = (unsafe { c_str(urlpath) }) else {
-            return i64::from(Error::InvalidParam.code());
-        };
-        // SAFETY: forwarded caller guarantees.
-        code64(unsafe { with_schunk(schunk, |b| b.core.append_file(Path::new(p))) })
+        unsafe { with_path(schunk, urlpath, |core, p| core.append_file(p)) }
     })
 }
 

@@ -175,6 +175,55 @@ pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
     })
 }
 
+/// Which form of a chunk `hand_out_chunk` returns.
+#[derive(Clone, Copy)]
+enum ChunkForm {
+    Whole,
+    Lazy,
+}
+
+/// Points `*chunk` at chunk `nchunk` in the given form and sets `*needs_free`; returns its
+/// compressed size, or a negative code with both outputs cleared.
+///
+/// # Safety
+/// `schunk` must be live; `chunk` and `needs_free` NULL or writable.
+unsafe fn hand_out_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut *mut u8,
+    needs_free: *mut bool,
+    form: ChunkForm,
+) -> c_int {
+    if chunk.is_null() || needs_free.is_null() {
+        return Error::NullPointer.code();
+    }
+    // SAFETY: forwarded caller guarantees.
+    let r = unsafe {
+        with_schunk(schunk, |b| {
+            let c = match form {
+                ChunkForm::Whole => b.core.chunk(nchunk)?,
+                ChunkForm::Lazy => b.core.lazy_chunk(nchunk)?,
+            };
+            let len = c.len() as i64;
+            let (p, free) = match c {
+                Cow::Borrowed(s) => (s.as_ptr().cast_mut(), false),
+                Cow::Owned(v) => (malloc_copy(&v)?, true),
+            };
+            *chunk = p;
+            *needs_free = free;
+            Ok(len)
+        })
+    };
+    if r.is_err() {
+        // SAFETY: both out-pointers were checked above.
+        unsafe {
+            *chunk = std::ptr::null_mut();
+            *needs_free = false;
+        }
+    }
+    code32(r)
+}
+
 /// Points `*chunk` at chunk `nchunk` (a malloc'd copy when `*needs_free` is set); returns
 /// its compressed size.
 ///
@@ -188,31 +237,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_chunk(
     needs_free: *mut bool,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        if chunk.is_null() || needs_free.is_null() {
-            return Error::NullPointer.code();
-        }
         // SAFETY: forwarded caller guarantees.
-        let r = unsafe {
-            with_schunk(schunk, |b| {
-                let c = b.core.chunk(nchunk)?;
-                let len = c.len() as i64;
-                let (p, free) = match c {
-                    Cow::Borrowed(s) => (s.as_ptr().cast_mut(), false),
-                    Cow::Owned(v) => (malloc_copy(&v)?, true),
-                };
-                *chunk = p;
-                *needs_free = free;
-                Ok(len)
-            })
-        };
-        if r.is_err() {
-            // SAFETY: both out-pointers were checked above.
-            unsafe {
-                *chunk = std::ptr::null_mut();
-                *needs_free = false;
-            }
-        }
-        code32(r)
+        unsafe { hand_out_chunk(schunk, nchunk, chunk, needs_free, ChunkForm::Whole) }
     })
 }
 
@@ -229,31 +255,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
     needs_free: *mut bool,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        if chunk.is_null() || needs_free.is_null() {
-            return Error::NullPointer.code();
-        }
         // SAFETY: forwarded caller guarantees.
-        let r = unsafe {
-            with_schunk(schunk, |b| {
-                let c = b.core.lazy_chunk(nchunk)?;
-                let len = c.len() as i64;
-                let (p, free) = match c {
-                    Cow::Borrowed(s) => (s.as_ptr().cast_mut(), false),
-                    Cow::Owned(v) => (malloc_copy(&v)?, true),
-                };
-                *chunk = p;
-                *needs_free = free;
-                Ok(len)
-            })
-        };
-        if r.is_err() {
-            // SAFETY: both out-pointers were checked above.
-            unsafe {
-                *chunk = std::ptr::null_mut();
-                *needs_free = false;
-            }
-        }
-        code32(r)
+        unsafe { hand_out_chunk(schunk, nchunk, chunk, needs_free, ChunkForm::Lazy) }
     })
 }
 
