@@ -93,14 +93,15 @@ impl SuperChunk {
     /// Opens the frame stored at `path`: a contiguous frame file whose header starts at
     /// byte `offset`, or a sparse frame directory (`offset` must then be 0).
     pub fn open(path: &Path, offset: u64, io: Option<Arc<dyn Io>>) -> Result<SuperChunk> {
+        let is_dir = path.is_dir();
         let storage = Storage {
-            contiguous: !path.is_dir(),
+            contiguous: !is_dir,
             urlpath: Some(path.to_path_buf()),
             io,
             ..Storage::default()
         };
         let io = storage.backend()?;
-        if path.is_dir() {
+        if is_dir {
             if offset != 0 {
                 return Err(Error::InvalidParam);
             }
