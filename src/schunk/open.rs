@@ -166,7 +166,7 @@ impl SuperChunk {
             {
                 // The file at `path` is the one this handle reads while it has the same
                 // inode (the open stream keeps that inode from being reused).
-                let ino = std::fs::metadata(path).ok()?.ino();
+                let ino = std::fs::metadata(path).ok().filter(|m| m.is_file())?.ino();
                 f.read_at(f.base(), &mut head).ok()?;
                 Some((ino, head))
             }
