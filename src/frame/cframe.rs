@@ -13,8 +13,22 @@ use super::header::{FrameHeader, HEADER_MINLEN, TYPE_CONTIGUOUS};
 use super::offsets;
 use super::trailer::{self, TRAILER_MINLEN};
 use super::Meta;
+use crate::constants::EXTENDED_HEADER_LENGTH;
 use crate::error::{Error, Result};
 use crate::io::{read_vec, Stream};
+
+/// Bytes read together with a chunk's header from streams outside memory.
+const READ_AHEAD: u64 = 2048;
+
+/// The compressed size in the chunk header `head` (16 bytes at least), checked against the
+/// `avail` bytes of the chunk section from the chunk on.
+fn stored_cbytes(head: &[u8], avail: u64) -> Result<usize> {
+    let cbytes = i32::from_le_bytes([head[12], head[13], head[14], head[15]]);
+    if cbytes < 16 || cbytes as u64 > avail {
+        return Err(Error::ReadBuffer);
+    }
+    Ok(cbytes as usize)
+}
 
 /// A contiguous frame over a stream.
 pub struct CFrame {
@@ -43,8 +57,29 @@ pub struct Opened {
     pub vlmeta: Vec<Meta>,
 }
 
+/// `len` bytes at `pos` of a stream holding `size` bytes: borrowed from in-memory streams,
+/// read from the others.
+fn bytes_at(stream: &mut dyn Stream, pos: u64, len: u64, size: u64) -> Result<Cow<'_, [u8]>> {
+    let end = pos.checked_add(len).ok_or(Error::ReadBuffer)?;
+    if end > size {
+        return Err(Error::FileRead);
+    }
+    let n = usize::try_from(len).map_err(|_| Error::MemoryAlloc)?;
+    if stream.as_slice().is_some() {
+        let start = usize::try_from(pos).map_err(|_| Error::ReadBuffer)?;
+        return stream
+            .as_slice()
+            .and_then(|s| s.get(start..start.checked_add(n)?))
+            .map(Cow::Borrowed)
+            .ok_or(Error::ReadBuffer);
+    }
+    let mut v = vec![0u8; n];
+    stream.read_at(pos, &mut v)?;
+    Ok(Cow::Owned(v))
+}
+
 /// Reads and validates header, trailer and index of a frame whose header starts at `base`;
-/// `end` bounds the bytes available for it.
+/// `size` bounds the bytes available for it.
 pub(crate) fn read_parts(
     stream: &mut dyn Stream,
     base: u64,
@@ -57,31 +92,25 @@ pub(crate) fn read_parts(
     {
         return Err(Error::ReadBuffer);
     }
-    let fixed = read_vec(stream, base, HEADER_MINLEN as u64)?;
-    let (header_len, frame_len) = FrameHeader::lengths(&fixed)?;
+    let (header_len, frame_len) =
+        FrameHeader::lengths(&bytes_at(stream, base, HEADER_MINLEN as u64, size)?)?;
     if base.checked_add(frame_len).is_none_or(|e| e > size)
         || frame_len < header_len + TRAILER_MINLEN as u64
     {
         return Err(Error::ReadBuffer);
     }
-    let header = FrameHeader::parse(&read_vec(stream, base, header_len)?)?;
+    let header = FrameHeader::parse(&bytes_at(stream, base, header_len, size)?)?;
     if header.frame_type != frame_type {
         return Err(Error::FrameType);
     }
-    let tail = read_vec(
-        stream,
-        base + frame_len - TRAILER_MINLEN as u64,
-        TRAILER_MINLEN as u64,
-    )?;
-    let trailer_len = trailer::length_from_tail(&tail)?;
+    let tail_at = base + frame_len - TRAILER_MINLEN as u64;
+    let trailer_len =
+        trailer::length_from_tail(&bytes_at(stream, tail_at, TRAILER_MINLEN as u64, size)?)?;
     if trailer_len > frame_len - header_len {
         return Err(Error::InvalidHeader);
     }
-    let vlmeta = trailer::parse(&read_vec(
-        stream,
-        base + frame_len - trailer_len,
-        trailer_len,
-    )?)?;
+    let trailer_at = base + frame_len - trailer_len;
+    let vlmeta = trailer::parse(&bytes_at(stream, trailer_at, trailer_len, size)?)?;
     let section = if frame_type == TYPE_CONTIGUOUS {
         header.cbytes as u64
     } else {
@@ -98,7 +127,7 @@ pub(crate) fn read_parts(
     let offsets = if index_len == 0 {
         Vec::new()
     } else {
-        let idx = read_vec(stream, base + index_start, index_len)?;
+        let idx = bytes_at(stream, base + index_start, index_len, size)?;
         let n = offsets::count(&idx)?;
         check_counts(&header, n)?;
         offsets::decode(&idx, n)?
@@ -158,10 +187,19 @@ impl CFrame {
         let (opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
         let chunks_len = opened.header.cbytes as u64;
         let header_len = opened.header.header_len;
-        for &o in &opened.offsets {
-            if let offsets::Slot::Stored(pos) = offsets::slot(o)? {
-                if pos.checked_add(16).is_none_or(|e| e > chunks_len) {
-                    return Err(Error::InvalidHeader);
+        // Every stored chunk must have its short header inside the chunk section. One quick
+        // pass clears the usual index (special entries, negative, fail it), the slow one
+        // finds the culprit.
+        let offs = &opened.offsets;
+        let quick = chunks_len
+            .checked_sub(16)
+            .is_some_and(|last| !offs.iter().fold(false, |b, &o| b | (o as u64 > last)));
+        if !quick {
+            for &o in offs {
+                if let offsets::Slot::Stored(pos) = offsets::slot(o)? {
+                    if pos.checked_add(16).is_none_or(|e| e > chunks_len) {
+                        return Err(Error::InvalidHeader);
+                    }
                 }
             }
         }
@@ -239,38 +277,69 @@ impl CFrame {
 
     /// Reads the stored chunk at `offset` (relative to the end of the header).
     pub fn read_chunk(&mut self, offset: u64) -> Result<Cow<'_, [u8]>> {
-        let (pos, cbytes) = self.chunk_span(offset)?;
         if self.stream.as_slice().is_some() {
+            let (pos, avail) = self.chunk_extent(offset)?;
             let s = self.stream.as_slice().unwrap_or(&[]);
             let start = usize::try_from(pos).map_err(|_| Error::ReadBuffer)?;
-            return s
-                .get(start..start + cbytes)
+            let rest = s.get(start..).filter(|r| r.len() >= 16);
+            let rest = rest.ok_or(Error::ReadBuffer)?;
+            let cbytes = stored_cbytes(rest, avail)?;
+            return rest
+                .get(..cbytes)
                 .map(Cow::Borrowed)
                 .ok_or(Error::ReadBuffer);
         }
-        Ok(Cow::Owned(read_vec(
-            self.stream.as_mut(),
-            pos,
-            cbytes as u64,
-        )?))
+        let (pos, cbytes, head) = self.chunk_head(offset)?;
+        Ok(Cow::Owned(self.complete(pos, cbytes, head)?))
     }
 
-    /// Position in the stream and length of the stored chunk at `offset`, checked against
-    /// the chunk section.
-    pub(crate) fn chunk_span(&mut self, offset: u64) -> Result<(u64, usize)> {
+    /// Position in the stream of the stored chunk at `offset` and the bytes the chunk
+    /// section holds from there (at least a short header's worth).
+    fn chunk_extent(&self, offset: u64) -> Result<(u64, u64)> {
         let limit = self.chunks_len.max(self.next);
         let avail = limit.checked_sub(offset).ok_or(Error::ReadBuffer)?;
-        let head_len = avail.min(32);
-        if head_len < 16 {
+        if avail < 16 {
             return Err(Error::ReadBuffer);
         }
-        let pos = self.base + self.header_len + offset;
-        let head = read_vec(self.stream.as_mut(), pos, head_len)?;
-        let cbytes = i32::from_le_bytes([head[12], head[13], head[14], head[15]]);
-        if cbytes < 16 || cbytes as u64 > avail {
-            return Err(Error::ReadBuffer);
+        let pos = self
+            .base
+            .checked_add(self.header_len)
+            .and_then(|p| p.checked_add(offset))
+            .ok_or(Error::ReadBuffer)?;
+        Ok((pos, avail))
+    }
+
+    /// For streams outside memory: the position and compressed size of the stored chunk at
+    /// `offset`, and its first bytes (a header's worth at least, the whole chunk when it is
+    /// short, so that small chunks take a single read).
+    pub(crate) fn chunk_head(&mut self, offset: u64) -> Result<(u64, usize, Vec<u8>)> {
+        let (pos, avail) = self.chunk_extent(offset)?;
+        let mut head = vec![0u8; avail.min(READ_AHEAD) as usize];
+        if self.stream.read_at(pos, &mut head).is_err() {
+            // A stream shorter than its chunk section: read no further than the chunk.
+            head.truncate(avail.min(EXTENDED_HEADER_LENGTH as u64) as usize);
+            self.stream.read_at(pos, &mut head)?;
         }
-        Ok((pos, cbytes as usize))
+        let cbytes = stored_cbytes(&head, avail)?;
+        head.truncate(cbytes);
+        Ok((pos, cbytes, head))
+    }
+
+    /// The whole chunk of `cbytes` bytes at `pos` whose first bytes are `head`.
+    pub(crate) fn complete(
+        &mut self,
+        pos: u64,
+        cbytes: usize,
+        mut head: Vec<u8>,
+    ) -> Result<Vec<u8>> {
+        let have = head.len();
+        if have < cbytes {
+            head.try_reserve_exact(cbytes - have)
+                .map_err(|_| Error::MemoryAlloc)?;
+            head.resize(cbytes, 0);
+            self.stream.read_at(pos + have as u64, &mut head[have..])?;
+        }
+        Ok(head)
     }
 
     /// Reads `buf.len()` bytes at stream position `pos`.

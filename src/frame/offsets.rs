@@ -72,6 +72,55 @@ pub fn encode(offsets: &[i64]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Largest index (in bytes) decoded with the thread's kept context and buffer; bigger ones
+/// get memory of their own, freed afterwards.
+const KEPT_INDEX_MAX: usize = 1 << 20;
+
+/// A decompression context and a buffer kept by each thread for decoding indexes, so that
+/// opening a frame allocates no working memory.
+struct IndexDecoder {
+    ctx: Context,
+    raw: Vec<u8>,
+}
+
+impl IndexDecoder {
+    fn new() -> IndexDecoder {
+        IndexDecoder {
+            ctx: Context::decompressor(DParams {
+                nthreads: 1,
+                typesize: 8,
+            }),
+            raw: Vec::new(),
+        }
+    }
+
+    /// Decodes `chunk` (whose header claims `want` bytes) into offsets.
+    fn decode(&mut self, chunk: &[u8], want: usize) -> Result<Vec<i64>> {
+        if self.raw.len() < want {
+            self.raw.clear();
+            self.raw
+                .try_reserve_exact(want)
+                .map_err(|_| Error::MemoryAlloc)?;
+            self.raw.resize(want, 0);
+        }
+        // Every byte of `raw[..want]` is overwritten: the decoder fills exactly `want`.
+        let raw = &mut self.raw[..want];
+        let n = self.ctx.decompress(chunk, raw)?;
+        if n != want {
+            return Err(Error::Data);
+        }
+        Ok(raw
+            .chunks_exact(8)
+            .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            .collect())
+    }
+}
+
+thread_local! {
+    static DECODER: std::cell::RefCell<Option<IndexDecoder>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// Decodes an index chunk holding exactly `nchunks` offsets.
 pub fn decode(chunk: &[u8], nchunks: usize) -> Result<Vec<i64>> {
     let h = crate::chunk::Header::parse(chunk)?;
@@ -79,19 +128,25 @@ pub fn decode(chunk: &[u8], nchunks: usize) -> Result<Vec<i64>> {
     if h.nbytes < 0 || h.nbytes as usize != want || h.cbytes as usize > chunk.len() {
         return Err(Error::InvalidHeader);
     }
-    let mut raw = vec![0u8; want];
-    let mut ctx = Context::decompressor(DParams {
-        nthreads: 1,
-        typesize: 8,
-    });
-    let n = ctx.decompress(&chunk[..h.cbytes as usize], &mut raw)?;
-    if n != want {
-        return Err(Error::Data);
+    let chunk = &chunk[..h.cbytes as usize];
+    if want > KEPT_INDEX_MAX {
+        return IndexDecoder::new().decode(chunk, want);
     }
-    Ok(raw
-        .chunks_exact(8)
-        .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-        .collect())
+    let kept = DECODER.try_with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        let r = slot
+            .get_or_insert_with(IndexDecoder::new)
+            .decode(chunk, want);
+        if r.is_err() {
+            // Hostile indexes may leave big working memory behind: start afresh next time.
+            *slot = None;
+        }
+        Some(r)
+    });
+    match kept {
+        Ok(Some(r)) => r,
+        _ => IndexDecoder::new().decode(chunk, want),
+    }
 }
 
 /// The number of offsets an index chunk holds, from its header.

@@ -93,14 +93,15 @@ impl SuperChunk {
     /// Opens the frame stored at `path`: a contiguous frame file whose header starts at
     /// byte `offset`, or a sparse frame directory (`offset` must then be 0).
     pub fn open(path: &Path, offset: u64, io: Option<Arc<dyn Io>>) -> Result<SuperChunk> {
+        let is_dir = path.is_dir();
         let storage = Storage {
-            contiguous: !path.is_dir(),
+            contiguous: !is_dir,
             urlpath: Some(path.to_path_buf()),
             io,
             ..Storage::default()
         };
         let io = storage.backend()?;
-        if path.is_dir() {
+        if is_dir {
             if offset != 0 {
                 return Err(Error::InvalidParam);
             }
@@ -152,24 +153,37 @@ impl SuperChunk {
     /// The identity of the committed state of a file-backed frame on the file system: the
     /// file (or index file) inode and the fixed part of its header. `None` for other
     /// storage.
-    pub(crate) fn disk_stamp(&self) -> Option<(u64, Vec<u8>)> {
+    pub(crate) fn disk_stamp(&mut self) -> Option<(u64, Vec<u8>)> {
         use std::os::unix::fs::{FileExt, MetadataExt};
         let path = self.storage.urlpath.as_ref()?;
-        let on_fs = self.storage.io.as_ref().is_none_or(|io| {
-            io.id() == crate::io::IO_FILESYSTEM || io.id() == crate::io::IO_FILESYSTEM_MMAP
-        });
-        let (file, base) = match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) if on_fs => (path.clone(), f.base()),
-            Store::Frame(Frame::Sparse(_), _) if on_fs => {
-                (path.join(crate::frame::sframe::INDEX_FILE), 0)
-            }
-            _ => return None,
-        };
-        let f = std::fs::File::open(&file).ok()?;
-        let ino = f.metadata().ok()?.ino();
+        let io_id = self.storage.io.as_ref().map(|io| io.id());
+        let on_fs = io_id
+            .is_none_or(|id| id == crate::io::IO_FILESYSTEM || id == crate::io::IO_FILESYSTEM_MMAP);
         let mut head = vec![0u8; crate::frame::header::HEADER_MINLEN];
-        f.read_exact_at(&mut head, base).ok()?;
-        Some((ino, head))
+        match &mut self.store {
+            Store::Frame(Frame::Contiguous(f), _)
+                if on_fs && io_id != Some(crate::io::IO_FILESYSTEM_MMAP) =>
+            {
+                // The file at `path` is the one this handle reads while it has the same
+                // inode (the open stream keeps that inode from being reused).
+                let ino = std::fs::metadata(path).ok().filter(|m| m.is_file())?.ino();
+                f.read_at(f.base(), &mut head).ok()?;
+                Some((ino, head))
+            }
+            Store::Frame(Frame::Contiguous(f), _) if on_fs => {
+                let file = std::fs::File::open(path).ok()?;
+                let ino = file.metadata().ok()?.ino();
+                file.read_exact_at(&mut head, f.base()).ok()?;
+                Some((ino, head))
+            }
+            Store::Frame(Frame::Sparse(_), _) if on_fs => {
+                let file = std::fs::File::open(path.join(crate::frame::sframe::INDEX_FILE)).ok()?;
+                let ino = file.metadata().ok()?.ino();
+                file.read_exact_at(&mut head, 0).ok()?;
+                Some((ino, head))
+            }
+            _ => None,
+        }
     }
 
     /// Re-reads the frame when another handle changed it since this one last saw it;
@@ -191,12 +205,17 @@ impl SuperChunk {
             return Ok(false);
         };
         let base = match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) => f.base(),
-            Store::Frame(Frame::Sparse(_), _) => 0,
+            Store::Frame(Frame::Contiguous(f), _) => Some(f.base()),
+            Store::Frame(Frame::Sparse(_), _) => None,
             Store::Memory(_) => return Ok(false),
         };
-        let mut fresh = SuperChunk::open(&path, base, self.storage.io.clone())?;
-        let same = fresh.nbytes == self.nbytes
+        let mut fresh = SuperChunk::open(&path, base.unwrap_or(0), self.storage.io.clone())?;
+        // A contiguous frame reads through its open file: another file at the path (same
+        // contents or not) must replace it.
+        let inode = |sc: &SuperChunk| sc.stamp.as_ref().map(|s| s.0);
+        let same_file = base.is_none() || inode(&fresh) == inode(self);
+        let same = same_file
+            && fresh.nbytes == self.nbytes
             && fresh.frame_offsets() == self.frame_offsets()
             && fresh.metalayers == self.metalayers
             && fresh.vlmetalayers == self.vlmetalayers

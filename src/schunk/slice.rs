@@ -45,17 +45,16 @@ pub fn unidim_to_multidim(shape: &[i64], i: i64) -> Vec<i64> {
 impl SuperChunk {
     /// Byte ranges `(chunk, start_in_chunk, len)` covering bytes `lo..hi`.
     fn pieces(&mut self, lo: i64, hi: i64) -> Result<Vec<(i64, usize, usize)>> {
+        if self.chunksize > 0 {
+            return self.fixed_pieces(lo, hi);
+        }
         let mut out = Vec::new();
         let mut pos = 0i64;
         for n in 0..self.nchunks() {
             if pos >= hi {
                 break;
             }
-            let len = if self.chunksize > 0 {
-                i64::from(self.chunksize).min(self.nbytes - pos)
-            } else {
-                nbytes_of(&self.stored(n)?)? as i64
-            };
+            let len = nbytes_of(&self.stored(n)?)? as i64;
             let (a, b) = (lo.max(pos), hi.min(pos + len));
             if a < b {
                 out.push((n, (a - pos) as usize, (b - a) as usize));
@@ -64,6 +63,27 @@ impl SuperChunk {
         }
         if pos < hi {
             return Err(Error::Failure);
+        }
+        Ok(out)
+    }
+
+    /// [`Self::pieces`] for chunks of one size (the last one may be shorter): computed
+    /// from the positions alone.
+    fn fixed_pieces(&self, lo: i64, hi: i64) -> Result<Vec<(i64, usize, usize)>> {
+        let cs = i64::from(self.chunksize);
+        let mut out = Vec::new();
+        if lo >= hi {
+            return Ok(out);
+        }
+        let end = hi.min(self.nbytes);
+        let last = (end - 1) / cs;
+        if end < hi || last >= self.nchunks() {
+            return Err(Error::Failure);
+        }
+        for n in lo / cs..=last {
+            let pos = n * cs;
+            let (a, b) = (lo.max(pos), end.min(pos + cs));
+            out.push((n, (a - pos) as usize, (b - a) as usize));
         }
         Ok(out)
     }
