@@ -15,7 +15,7 @@ use super::schunk_lock::{self, FrameLock};
 use super::schunk_mem::{MallocBuf, MetaMirror};
 use super::types::{
     blosc2_cparams, blosc2_dparams, blosc2_frame, blosc2_io, blosc2_metalayer, blosc2_schunk,
-    blosc2_storage, BLOSC2_MAX_METALAYERS, BLOSC2_MAX_VLMETALAYERS,
+    blosc2_storage, BLOSC2_MAX_METALAYERS,
 };
 use crate::context::DParams;
 use crate::error::{Error, Result};
@@ -35,43 +35,6 @@ pub(crate) struct SchunkBox {
     vlmetas: Vec<MetaMirror>,
     pub(crate) lock: FrameLock,
     generation: u64,
-}
-
-fn null_schunk_c() -> blosc2_schunk {
-    blosc2_schunk {
-        version: 0,
-        compcode: 0,
-        compcode_meta: 0,
-        clevel: 0,
-        splitmode: 0,
-        typesize: 0,
-        blocksize: 0,
-        chunksize: -1,
-        flags2: 0,
-        use_dict: 0,
-        filters: [0; 6],
-        filters_meta: [0; 6],
-        nchunks: 0,
-        current_nchunk: -1,
-        nbytes: 0,
-        cbytes: 0,
-        data: std::ptr::null_mut(),
-        data_len: 0,
-        storage: std::ptr::null_mut(),
-        frame: std::ptr::null_mut(),
-        cctx: std::ptr::null_mut(),
-        dctx: std::ptr::null_mut(),
-        metalayers: [std::ptr::null_mut(); BLOSC2_MAX_METALAYERS as usize],
-        nmetalayers: 0,
-        vlmetalayers: [std::ptr::null_mut(); BLOSC2_MAX_VLMETALAYERS as usize],
-        nvlmetalayers: 0,
-        tuner_params: std::ptr::null_mut(),
-        tuner_id: 0,
-        ndim: 0,
-        blockshape: std::ptr::null_mut(),
-        view: false,
-        change_tick: 0,
-    }
 }
 
 /// The C parameter structs of a core super-chunk.
@@ -134,19 +97,30 @@ impl SchunkBox {
             .urlpath
             .as_ref()
             .and_then(|p| CString::new(p.to_string_lossy().into_owned()).ok());
-        let mut b = Box::new(SchunkBox {
-            c: null_schunk_c(),
-            core,
-            storage: blosc2_storage::DEFAULTS,
-            cparams,
-            dparams,
-            io,
-            urlpath,
-            metas: Vec::new(),
-            vlmetas: Vec::new(),
-            lock,
-            generation: 0,
-        });
+        // Built in place: the C struct holds 8192 vlmetalayer slots (64 KiB), too big to
+        // assemble on the stack and move into the box.
+        let mut uninit = Box::<SchunkBox>::new_uninit();
+        let p = uninit.as_mut_ptr();
+        // SAFETY: `p` points to the box's memory; every field is written exactly once
+        // through raw places before `assume_init`. All-zero bytes are a valid
+        // `blosc2_schunk` (integers, bools and null pointers); the two fields whose
+        // "unset" value is -1 are then set.
+        let mut b = unsafe {
+            std::ptr::addr_of_mut!((*p).c).write_bytes(0, 1);
+            (*p).c.chunksize = -1;
+            (*p).c.current_nchunk = -1;
+            std::ptr::addr_of_mut!((*p).core).write(core);
+            std::ptr::addr_of_mut!((*p).storage).write(blosc2_storage::DEFAULTS);
+            std::ptr::addr_of_mut!((*p).cparams).write(cparams);
+            std::ptr::addr_of_mut!((*p).dparams).write(dparams);
+            std::ptr::addr_of_mut!((*p).io).write(io);
+            std::ptr::addr_of_mut!((*p).urlpath).write(urlpath);
+            std::ptr::addr_of_mut!((*p).metas).write(Vec::new());
+            std::ptr::addr_of_mut!((*p).vlmetas).write(Vec::new());
+            std::ptr::addr_of_mut!((*p).lock).write(lock);
+            std::ptr::addr_of_mut!((*p).generation).write(0);
+            uninit.assume_init()
+        };
         let me: *mut SchunkBox = &mut *b;
         b.cparams.schunk = me.cast();
         b.dparams.schunk = me.cast();
@@ -213,6 +187,7 @@ impl SchunkBox {
 
     /// Rebuilds the metalayer mirrors.
     pub(crate) fn sync_meta(&mut self) {
+        let old_vlmetas = self.vlmetas.len();
         self.metas = self.core.metalayers().iter().map(MetaMirror::new).collect();
         self.vlmetas = self
             .core
@@ -225,7 +200,8 @@ impl SchunkBox {
             *slot = &mut m.c as *mut blosc2_metalayer;
         }
         self.c.nmetalayers = self.metas.len() as u16;
-        for slot in self.c.vlmetalayers.iter_mut() {
+        // Only the slots set last time can be non-null (the array has 8192 of them).
+        for slot in self.c.vlmetalayers.iter_mut().take(old_vlmetas) {
             *slot = std::ptr::null_mut();
         }
         for (slot, m) in self.c.vlmetalayers.iter_mut().zip(self.vlmetas.iter_mut()) {

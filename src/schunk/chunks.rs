@@ -479,6 +479,7 @@ impl SuperChunk {
 
     /// Compresses `src` with the super-chunk's parameters and appends it.
     pub fn append_buffer(&mut self, src: &[u8]) -> Result<i64> {
+        self.resync()?;
         let mut out = vec![0u8; src.len() + MAX_OVERHEAD];
         self.cctx.set_nchunk(Some(self.nchunks()));
         let n = self.cctx.compress(src, &mut out)?;

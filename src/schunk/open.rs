@@ -199,6 +199,16 @@ impl SuperChunk {
         self.refresh()
     }
 
+    /// Gives the contexts of a re-read state the callbacks and thread counts of `old`.
+    fn keep_contexts_of(&mut self, old: &SuperChunk) {
+        self.cparams.nthreads = old.cparams.nthreads;
+        self.dparams.nthreads = old.dparams.nthreads;
+        self.cctx.set_nthreads(old.cparams.nthreads);
+        self.dctx.set_nthreads(old.dparams.nthreads);
+        self.cctx.share_callbacks_from(&old.cctx);
+        self.dctx.share_callbacks_from(&old.dctx);
+    }
+
     /// Re-reads a file-backed frame that another handle may have changed; whether it had.
     pub fn refresh(&mut self) -> Result<bool> {
         let Some(path) = self.storage.urlpath.clone() else {
@@ -225,6 +235,7 @@ impl SuperChunk {
             return Ok(false);
         }
         fresh.storage.buffer = self.storage.buffer;
+        fresh.keep_contexts_of(self);
         fresh.tick = self.tick + 1;
         fresh.generation = self.generation + 1;
         *self = fresh;

@@ -458,3 +458,36 @@ fn regular_and_special_chunks_do_not_mix_with_vl_chunks() {
         vl.append_chunk(&vc).expect("VL chunks go with VL chunks");
     }
 }
+
+#[test]
+fn a_handle_keeps_its_callbacks_after_rereading_a_frame_another_handle_grew() {
+    use crate::chunk::hooks::{Output, Prefilter};
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let mut with_prefilter = Context::compressor(cparams(4));
+    with_prefilter.set_prefilter(Some(Prefilter {
+        disposable: false,
+        run: Arc::new(move |a| {
+            record.lock().unwrap().push(a.nchunk);
+            if let Output::Scratch(at) = a.output {
+                a.ttmp[at..at + a.size].copy_from_slice(a.input);
+            }
+            0
+        }),
+    }));
+    let path = tmpdir("keep-callbacks.b2frame");
+    let mut a = SuperChunk::new(storage(true, Some(&path))).expect("new");
+    a.share_callbacks(&with_prefilter, &Context::decompressor(DParams::default()));
+    a.append_buffer(&data(1000, 3)).expect("append by a");
+    let mut b = SuperChunk::open(&path, 0, None).expect("open");
+    b.append_buffer(&data(1000, 5)).expect("append by b");
+    seen.lock().unwrap().clear();
+    a.append_buffer(&data(1000, 7))
+        .expect("append by a after b");
+    assert_eq!(a.nchunks(), 3, "a saw the chunk b appended");
+    let nchunks = seen.lock().unwrap().clone();
+    assert!(!nchunks.is_empty(), "the prefilter ran after the re-read");
+    assert!(nchunks.iter().all(|&n| n == 2), "chunk numbers {nchunks:?}");
+    let _ = std::fs::remove_file(&path);
+}
