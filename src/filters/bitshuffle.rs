@@ -6,11 +6,15 @@
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx512;
 mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod sse2;
 #[cfg(test)]
 mod tests;
+
+use std::ops::Range;
 
 use super::cpu::{self, Isa};
 use super::shuffle;
@@ -63,9 +67,38 @@ fn transposed_bytes(typesize: usize, len: usize) -> usize {
     }
 }
 
-/// Elements whose byte planes are staged at once: about 16 KiB, in whole SIMD steps.
-fn chunk_elements(typesize: usize) -> usize {
-    ((16384 / typesize) & !255).max(256)
+/// Elements whose byte planes are staged at once: about 16 KiB, in whole steps of the
+/// bit-transpose kernels of `isa`.
+fn chunk_elements(isa: Isa, typesize: usize) -> usize {
+    let granule = match isa {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Isa::Avx512 | Isa::Avx512Vbmi => 512,
+        _ => 256,
+    };
+    ((16384 / typesize) & !(granule - 1)).max(granule)
+}
+
+/// The ranges of the `count` elements that are staged at once. The first range is longer
+/// by the elements after which the bit rows, which start at address `rows`, reach a 64-byte
+/// boundary: when the rows are a multiple of 64 bytes long, the later ranges then read or
+/// write whole cache lines of every row.
+fn element_ranges(
+    isa: Isa,
+    typesize: usize,
+    count: usize,
+    rows: usize,
+) -> impl Iterator<Item = Range<usize>> + Clone {
+    let chunk = chunk_elements(isa, typesize);
+    let lead = 8 * ((64 - rows % 64) % 64);
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        (start < count).then(|| {
+            let len = if start == 0 { chunk + lead } else { chunk };
+            let range = start..count.min(start + len);
+            start = range.end;
+            range
+        })
+    })
 }
 
 /// A 64-byte aligned scratch area of `len` bytes inside `buffer` (SIMD stores into it are
@@ -95,13 +128,14 @@ pub(crate) fn bitshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [
         plane_to_rows_with(isa, src, dst, row, 0);
         return;
     }
-    let chunk = chunk_elements(typesize).min(count);
+    let ranges = element_ranges(isa, typesize, count, dst.as_ptr() as usize);
+    let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
     let mut buffer = Vec::new();
-    let staging = staging(&mut buffer, chunk * typesize);
-    for first in (0..count).step_by(chunk) {
-        let elems = chunk.min(count - first);
+    let staging = staging(&mut buffer, longest * typesize);
+    for Range { start: first, end } in ranges {
+        let elems = end - first;
         let planes = &mut staging[..elems * typesize];
-        let source = &src[first * typesize..(first + elems) * typesize];
+        let source = &src[first * typesize..end * typesize];
         shuffle::shuffle_rows_with(isa, typesize, source, planes, elems, elems);
         for (plane, rows) in planes
             .chunks_exact(elems)
@@ -131,11 +165,12 @@ pub(crate) fn bitunshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut
         rows_to_plane_with(isa, src, row, 0, dst);
         return;
     }
-    let chunk = chunk_elements(typesize).min(count);
+    let ranges = element_ranges(isa, typesize, count, src.as_ptr() as usize);
+    let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
     let mut buffer = Vec::new();
-    let staging = staging(&mut buffer, chunk * typesize);
-    for first in (0..count).step_by(chunk) {
-        let elems = chunk.min(count - first);
+    let staging = staging(&mut buffer, longest * typesize);
+    for Range { start: first, end } in ranges {
+        let elems = end - first;
         let planes = &mut staging[..elems * typesize];
         for (plane, rows) in planes
             .chunks_exact_mut(elems)
@@ -143,7 +178,7 @@ pub(crate) fn bitunshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut
         {
             rows_to_plane_with(isa, rows, row, first / 8, plane);
         }
-        let target = &mut dst[first * typesize..(first + elems) * typesize];
+        let target = &mut dst[first * typesize..end * typesize];
         shuffle::unshuffle_rows_with(isa, typesize, planes, target, elems, elems);
     }
 }
@@ -159,6 +194,12 @@ fn plane_to_rows_with(isa: Isa, plane: &[u8], rows: &mut [u8], row_stride: usize
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
         Isa::Avx2 => unsafe { avx2::plane_to_rows(plane, rows, row_stride, col) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: both AVX-512 levels are only handed out by `cpu` after detecting AVX-512 F
+        // and BW.
+        Isa::Avx512 | Isa::Avx512Vbmi => unsafe {
+            avx512::plane_to_rows(plane, rows, row_stride, col)
+        },
     };
     scalar::plane_to_rows(plane, rows, row_stride, col, done);
 }
@@ -174,6 +215,12 @@ fn rows_to_plane_with(isa: Isa, rows: &[u8], row_stride: usize, col: usize, plan
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
         Isa::Avx2 => unsafe { avx2::rows_to_plane(rows, row_stride, col, plane) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: both AVX-512 levels are only handed out by `cpu` after detecting AVX-512 F
+        // and BW.
+        Isa::Avx512 | Isa::Avx512Vbmi => unsafe {
+            avx512::rows_to_plane(rows, row_stride, col, plane)
+        },
     };
     scalar::rows_to_plane(rows, row_stride, col, plane, done);
 }
