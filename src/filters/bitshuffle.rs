@@ -67,15 +67,30 @@ fn transposed_bytes(typesize: usize, len: usize) -> usize {
     }
 }
 
-/// Elements whose byte planes are staged at once: about 16 KiB, in whole steps of the
-/// bit-transpose kernels of `isa`.
+/// The kernels that transpose the bits of byte planes of `typesize`-byte elements under
+/// `isa`. The AVX-512 ones are faster everywhere while the data stays in the L2 cache, but
+/// beyond it (4 MiB buffers on the measured Sapphire Rapids core) they are slower than the
+/// AVX2 ones for 11- to 31-byte elements other than 16, whose byte planes (512 to 1024 bytes
+/// per staged chunk) give them only one or two steps per plane.
+fn bit_isa(isa: Isa, typesize: usize) -> Isa {
+    match isa {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Isa::Avx512 | Isa::Avx512Vbmi if (11..=31).contains(&typesize) && typesize != 16 => {
+            Isa::Avx2
+        }
+        _ => isa,
+    }
+}
+
+/// Elements whose byte planes are staged at once: about 16 KiB, in a multiple of 256, and
+/// at least one step of the bit-transpose kernels of `isa`.
 fn chunk_elements(isa: Isa, typesize: usize) -> usize {
-    let granule = match isa {
+    let step = match isa {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Isa::Avx512 | Isa::Avx512Vbmi => 512,
         _ => 256,
     };
-    ((16384 / typesize) & !(granule - 1)).max(granule)
+    ((16384 / typesize) & !255).max(step)
 }
 
 /// The ranges of the `count` elements that are staged at once. The first range is longer
@@ -124,11 +139,12 @@ pub(crate) fn bitshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [
     let (src, dst) = (&src[..whole], &mut dst[..whole]);
     let count = whole / typesize;
     let row = count / 8;
+    let bits = bit_isa(isa, typesize);
     if typesize == 1 {
-        plane_to_rows_with(isa, src, dst, row, 0);
+        plane_to_rows_with(bits, src, dst, row, 0);
         return;
     }
-    let ranges = element_ranges(isa, typesize, count, dst.as_ptr() as usize);
+    let ranges = element_ranges(bits, typesize, count, dst.as_ptr() as usize);
     let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
     let mut buffer = Vec::new();
     let staging = staging(&mut buffer, longest * typesize);
@@ -141,7 +157,7 @@ pub(crate) fn bitshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [
             .chunks_exact(elems)
             .zip(dst.chunks_exact_mut(8 * row))
         {
-            plane_to_rows_with(isa, plane, rows, row, first / 8);
+            plane_to_rows_with(bits, plane, rows, row, first / 8);
         }
     }
 }
@@ -161,11 +177,12 @@ pub(crate) fn bitunshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut
     let (src, dst) = (&src[..whole], &mut dst[..whole]);
     let count = whole / typesize;
     let row = count / 8;
+    let bits = bit_isa(isa, typesize);
     if typesize == 1 {
-        rows_to_plane_with(isa, src, row, 0, dst);
+        rows_to_plane_with(bits, src, row, 0, dst);
         return;
     }
-    let ranges = element_ranges(isa, typesize, count, src.as_ptr() as usize);
+    let ranges = element_ranges(bits, typesize, count, src.as_ptr() as usize);
     let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
     let mut buffer = Vec::new();
     let staging = staging(&mut buffer, longest * typesize);
@@ -176,7 +193,7 @@ pub(crate) fn bitunshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut
             .chunks_exact_mut(elems)
             .zip(src.chunks_exact(8 * row))
         {
-            rows_to_plane_with(isa, rows, row, first / 8, plane);
+            rows_to_plane_with(bits, rows, row, first / 8, plane);
         }
         let target = &mut dst[first * typesize..end * typesize];
         shuffle::unshuffle_rows_with(isa, typesize, planes, target, elems, elems);

@@ -111,11 +111,9 @@ pub(crate) fn shuffle_rows_with(
         // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
         Isa::Sse2 => unsafe { sse2::shuffle_rows(typesize, src, dst, stride, count) },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
-        Isa::Avx2 => unsafe { avx2::shuffle_rows(typesize, src, dst, stride, count) },
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx512` is only handed out by `cpu` after detecting AVX-512 F and BW.
-        Isa::Avx512 => unsafe { avx512::shuffle_rows(typesize, src, dst, stride, count) },
+        // SAFETY: `Isa::Avx2` and `Isa::Avx512` (which has no byte-shuffle kernels of its
+        // own) are only handed out by `cpu` after detecting AVX2.
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::shuffle_rows(typesize, src, dst, stride, count) },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx512Vbmi` is only handed out by `cpu` after detecting AVX-512 F,
         // BW and VBMI.
@@ -141,11 +139,11 @@ pub(crate) fn unshuffle_rows_with(
         // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
         Isa::Sse2 => unsafe { sse2::unshuffle_rows(typesize, src, dst, stride, count) },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
-        Isa::Avx2 => unsafe { avx2::unshuffle_rows(typesize, src, dst, stride, count) },
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx512` is only handed out by `cpu` after detecting AVX-512 F and BW.
-        Isa::Avx512 => unsafe { avx512::unshuffle_rows(typesize, src, dst, stride, count) },
+        // SAFETY: `Isa::Avx2` and `Isa::Avx512` (which has no byte-shuffle kernels of its
+        // own) are only handed out by `cpu` after detecting AVX2.
+        Isa::Avx2 | Isa::Avx512 => unsafe {
+            avx2::unshuffle_rows(typesize, src, dst, stride, count)
+        },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx512Vbmi` is only handed out by `cpu` after detecting AVX-512 F,
         // BW and VBMI.
