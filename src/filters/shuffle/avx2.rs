@@ -13,7 +13,7 @@ mod narrow;
 mod ops;
 mod wide;
 
-pub(crate) use ops::{load, load_lanes, rounds, store, store_lanes};
+pub(crate) use ops::{load, load_lanes, rounds, store};
 
 /// Elements handled by one step.
 const STEP: usize = 32;
