@@ -7,7 +7,7 @@
 pub(crate) mod avx2;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod avx512;
-pub(crate) mod scalar;
+mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod sse2;
 #[cfg(test)]
