@@ -6,11 +6,15 @@
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx512;
 mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod sse2;
 #[cfg(test)]
 mod tests;
+
+use std::ops::Range;
 
 use super::cpu::{self, Isa};
 use super::shuffle;
@@ -63,9 +67,53 @@ fn transposed_bytes(typesize: usize, len: usize) -> usize {
     }
 }
 
-/// Elements whose byte planes are staged at once: about 16 KiB, in whole SIMD steps.
-fn chunk_elements(typesize: usize) -> usize {
-    ((16384 / typesize) & !255).max(256)
+/// The kernels that transpose the bits of byte planes of `typesize`-byte elements under
+/// `isa`. The AVX-512 ones are faster everywhere while the data stays in the L2 cache, but
+/// beyond it (4 MiB buffers on the measured Sapphire Rapids core) they are slower than the
+/// AVX2 ones for 11- to 31-byte elements other than 16, whose byte planes (512 to 1024 bytes
+/// per staged chunk) give them only one or two steps per plane.
+fn bit_isa(isa: Isa, typesize: usize) -> Isa {
+    match isa {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Isa::Avx512 | Isa::Avx512Vbmi if (11..=31).contains(&typesize) && typesize != 16 => {
+            Isa::Avx2
+        }
+        _ => isa,
+    }
+}
+
+/// Elements whose byte planes are staged at once: about 16 KiB, in a multiple of 256, and
+/// at least one step of the bit-transpose kernels of `isa`.
+fn chunk_elements(isa: Isa, typesize: usize) -> usize {
+    let step = match isa {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Isa::Avx512 | Isa::Avx512Vbmi => 512,
+        _ => 256,
+    };
+    ((16384 / typesize) & !255).max(step)
+}
+
+/// The ranges of the `count` elements that are staged at once. The first range is longer
+/// by the elements after which the bit rows, which start at address `rows`, reach a 64-byte
+/// boundary: when the rows are a multiple of 64 bytes long, the later ranges then read or
+/// write whole cache lines of every row.
+fn element_ranges(
+    isa: Isa,
+    typesize: usize,
+    count: usize,
+    rows: usize,
+) -> impl Iterator<Item = Range<usize>> + Clone {
+    let chunk = chunk_elements(isa, typesize);
+    let lead = 8 * ((64 - rows % 64) % 64);
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        (start < count).then(|| {
+            let len = if start == 0 { chunk + lead } else { chunk };
+            let range = start..count.min(start + len);
+            start = range.end;
+            range
+        })
+    })
 }
 
 /// A 64-byte aligned scratch area of `len` bytes inside `buffer` (SIMD stores into it are
@@ -91,23 +139,25 @@ pub(crate) fn bitshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [
     let (src, dst) = (&src[..whole], &mut dst[..whole]);
     let count = whole / typesize;
     let row = count / 8;
+    let bits = bit_isa(isa, typesize);
     if typesize == 1 {
-        plane_to_rows_with(isa, src, dst, row, 0);
+        plane_to_rows_with(bits, src, dst, row, 0);
         return;
     }
-    let chunk = chunk_elements(typesize).min(count);
+    let ranges = element_ranges(bits, typesize, count, dst.as_ptr() as usize);
+    let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
     let mut buffer = Vec::new();
-    let staging = staging(&mut buffer, chunk * typesize);
-    for first in (0..count).step_by(chunk) {
-        let elems = chunk.min(count - first);
+    let staging = staging(&mut buffer, longest * typesize);
+    for Range { start: first, end } in ranges {
+        let elems = end - first;
         let planes = &mut staging[..elems * typesize];
-        let source = &src[first * typesize..(first + elems) * typesize];
+        let source = &src[first * typesize..end * typesize];
         shuffle::shuffle_rows_with(isa, typesize, source, planes, elems, elems);
         for (plane, rows) in planes
             .chunks_exact(elems)
             .zip(dst.chunks_exact_mut(8 * row))
         {
-            plane_to_rows_with(isa, plane, rows, row, first / 8);
+            plane_to_rows_with(bits, plane, rows, row, first / 8);
         }
     }
 }
@@ -127,23 +177,25 @@ pub(crate) fn bitunshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut
     let (src, dst) = (&src[..whole], &mut dst[..whole]);
     let count = whole / typesize;
     let row = count / 8;
+    let bits = bit_isa(isa, typesize);
     if typesize == 1 {
-        rows_to_plane_with(isa, src, row, 0, dst);
+        rows_to_plane_with(bits, src, row, 0, dst);
         return;
     }
-    let chunk = chunk_elements(typesize).min(count);
+    let ranges = element_ranges(bits, typesize, count, src.as_ptr() as usize);
+    let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
     let mut buffer = Vec::new();
-    let staging = staging(&mut buffer, chunk * typesize);
-    for first in (0..count).step_by(chunk) {
-        let elems = chunk.min(count - first);
+    let staging = staging(&mut buffer, longest * typesize);
+    for Range { start: first, end } in ranges {
+        let elems = end - first;
         let planes = &mut staging[..elems * typesize];
         for (plane, rows) in planes
             .chunks_exact_mut(elems)
             .zip(src.chunks_exact(8 * row))
         {
-            rows_to_plane_with(isa, rows, row, first / 8, plane);
+            rows_to_plane_with(bits, rows, row, first / 8, plane);
         }
-        let target = &mut dst[first * typesize..(first + elems) * typesize];
+        let target = &mut dst[first * typesize..end * typesize];
         shuffle::unshuffle_rows_with(isa, typesize, planes, target, elems, elems);
     }
 }
@@ -159,6 +211,12 @@ fn plane_to_rows_with(isa: Isa, plane: &[u8], rows: &mut [u8], row_stride: usize
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
         Isa::Avx2 => unsafe { avx2::plane_to_rows(plane, rows, row_stride, col) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: both AVX-512 levels are only handed out by `cpu` after detecting AVX-512 F
+        // and BW.
+        Isa::Avx512 | Isa::Avx512Vbmi => unsafe {
+            avx512::plane_to_rows(plane, rows, row_stride, col)
+        },
     };
     scalar::plane_to_rows(plane, rows, row_stride, col, done);
 }
@@ -174,6 +232,12 @@ fn rows_to_plane_with(isa: Isa, rows: &[u8], row_stride: usize, col: usize, plan
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
         Isa::Avx2 => unsafe { avx2::rows_to_plane(rows, row_stride, col, plane) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: both AVX-512 levels are only handed out by `cpu` after detecting AVX-512 F
+        // and BW.
+        Isa::Avx512 | Isa::Avx512Vbmi => unsafe {
+            avx512::rows_to_plane(rows, row_stride, col, plane)
+        },
     };
     scalar::rows_to_plane(rows, row_stride, col, plane, done);
 }

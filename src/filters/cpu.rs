@@ -3,6 +3,9 @@
 use std::sync::OnceLock;
 
 /// An instruction set a family of kernels is written for.
+///
+/// Every level implies the ones listed before it: `cpu` only hands out a level after
+/// detecting all the features of the levels below it as well.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Isa {
     /// Portable code, available everywhere.
@@ -13,6 +16,12 @@ pub(crate) enum Isa {
     /// x86 AVX2 (256-bit vectors).
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     Avx2,
+    /// x86 AVX-512 F and BW (512-bit vectors with byte and word operations).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    Avx512,
+    /// x86 AVX-512 F, BW and VBMI (adds byte permutes across a whole 512-bit vector).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    Avx512Vbmi,
 }
 
 /// The best instruction set of this CPU, detected once.
@@ -27,10 +36,17 @@ pub(crate) fn available() -> Vec<Isa> {
     let mut isas = vec![Isa::Scalar];
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
-        if std::is_x86_feature_detected!("sse2") {
+        use std::is_x86_feature_detected as has;
+        if has!("sse2") {
             isas.push(Isa::Sse2);
-            if std::is_x86_feature_detected!("avx2") {
+            if has!("avx2") {
                 isas.push(Isa::Avx2);
+                if has!("avx512f") && has!("avx512bw") {
+                    isas.push(Isa::Avx512);
+                    if has!("avx512vbmi") {
+                        isas.push(Isa::Avx512Vbmi);
+                    }
+                }
             }
         }
     }

@@ -5,7 +5,9 @@
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod avx2;
-pub(crate) mod scalar;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+pub(crate) mod avx512;
+mod scalar;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) mod sse2;
 #[cfg(test)]
@@ -78,6 +80,12 @@ pub(crate) fn unshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [u
     dst[whole..].copy_from_slice(&src[whole..]);
 }
 
+/// The first index below 64 at which `addr + index * size` is a multiple of 64, if any: SIMD
+/// kernels start their main loop there so that their stores fill whole cache lines.
+fn aligned_start(addr: usize, size: usize) -> Option<usize> {
+    (0..64).find(|index| (addr + index * size).is_multiple_of(64))
+}
+
 /// The bytes of `len` that form whole elements of `typesize` bytes (0 when `typesize` is 0).
 fn whole_bytes(typesize: usize, len: usize) -> usize {
     match typesize {
@@ -103,8 +111,13 @@ pub(crate) fn shuffle_rows_with(
         // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
         Isa::Sse2 => unsafe { sse2::shuffle_rows(typesize, src, dst, stride, count) },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
-        Isa::Avx2 => unsafe { avx2::shuffle_rows(typesize, src, dst, stride, count) },
+        // SAFETY: `Isa::Avx2` and `Isa::Avx512` (which has no byte-shuffle kernels of its
+        // own) are only handed out by `cpu` after detecting AVX2.
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::shuffle_rows(typesize, src, dst, stride, count) },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: `Isa::Avx512Vbmi` is only handed out by `cpu` after detecting AVX-512 F,
+        // BW and VBMI.
+        Isa::Avx512Vbmi => unsafe { avx512::shuffle_rows_vbmi(typesize, src, dst, stride, count) },
     };
     scalar::shuffle_rows(typesize, src, dst, stride, done, count);
 }
@@ -126,8 +139,17 @@ pub(crate) fn unshuffle_rows_with(
         // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
         Isa::Sse2 => unsafe { sse2::unshuffle_rows(typesize, src, dst, stride, count) },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx2` is only handed out by `cpu` after detecting AVX2.
-        Isa::Avx2 => unsafe { avx2::unshuffle_rows(typesize, src, dst, stride, count) },
+        // SAFETY: `Isa::Avx2` and `Isa::Avx512` (which has no byte-shuffle kernels of its
+        // own) are only handed out by `cpu` after detecting AVX2.
+        Isa::Avx2 | Isa::Avx512 => unsafe {
+            avx2::unshuffle_rows(typesize, src, dst, stride, count)
+        },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: `Isa::Avx512Vbmi` is only handed out by `cpu` after detecting AVX-512 F,
+        // BW and VBMI.
+        Isa::Avx512Vbmi => unsafe {
+            avx512::unshuffle_rows_vbmi(typesize, src, dst, stride, count)
+        },
     };
     scalar::unshuffle_rows(typesize, src, dst, stride, done, count);
 }

@@ -1,5 +1,7 @@
 //! Helpers shared by the filter tests.
 
+use super::cpu::{self, Isa};
+
 /// `len` pseudo-random bytes (SplitMix64), reproducible from `seed`.
 pub(crate) fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut state = seed;
@@ -13,4 +15,39 @@ pub(crate) fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
     }
     out.truncate(len);
     out
+}
+
+/// Every kernel level this build has, from the most portable to the fastest.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+const LEVELS: &[Isa] = &[
+    Isa::Scalar,
+    Isa::Sse2,
+    Isa::Avx2,
+    Isa::Avx512,
+    Isa::Avx512Vbmi,
+];
+/// Every kernel level this build has.
+#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+const LEVELS: &[Isa] = &[Isa::Scalar];
+
+/// The kernel levels `test` can cover: those this CPU runs. Levels of this build the CPU
+/// cannot run are named on stderr as not tested, and the test fails if
+/// `$BLOSC2_REQUIRE_ISA` (a comma-separated list of level names, or `all`) names one.
+pub(crate) fn kernel_levels(test: &str) -> Vec<Isa> {
+    let available = cpu::available();
+    let required = std::env::var("BLOSC2_REQUIRE_ISA").unwrap_or_default();
+    let is_required = |isa: Isa| {
+        required.split(',').any(|name| {
+            let name = name.trim();
+            name.eq_ignore_ascii_case("all") || name.eq_ignore_ascii_case(&format!("{isa:?}"))
+        })
+    };
+    for &isa in LEVELS.iter().filter(|isa| !available.contains(isa)) {
+        eprintln!("NOT TESTED in {test}: the {isa:?} kernels (this CPU cannot run them)");
+        assert!(
+            !is_required(isa),
+            "{test}: $BLOSC2_REQUIRE_ISA asks for the {isa:?} kernels, which this CPU cannot run"
+        );
+    }
+    available
 }

@@ -5,7 +5,7 @@ use std::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use crate::filters::shuffle::avx2::{load, load_lanes, rounds, store, store_lanes};
+use crate::filters::shuffle::avx2::{load, load_lanes, rounds, store};
 
 /// Bytes of a byte plane handled by one step.
 const STEP: usize = 256;
@@ -86,9 +86,18 @@ pub(crate) fn rows_to_plane(rows: &[u8], row_stride: usize, col: usize, plane: &
             *reg = unsafe { load(rows, k * row_stride + col + 32 * step) };
         }
         let bytes = rounds(transpose_bits(x), 3);
-        for (r, reg) in bytes.into_iter().enumerate() {
-            // SAFETY: both halves lie below base + 256 <= plane.len().
-            unsafe { store_lanes(plane, base + 16 * r, base + 128 + 16 * r, reg) };
+        // Register r holds plane bytes base + 16r.. (low lane) and base + 128 + 16r.. (high
+        // lane): pair registers up so that the 256 bytes are written in order.
+        for half in 0..2 {
+            for p in 0..4 {
+                let v = if half == 0 {
+                    _mm256_permute2x128_si256::<0x20>(bytes[2 * p], bytes[2 * p + 1])
+                } else {
+                    _mm256_permute2x128_si256::<0x31>(bytes[2 * p], bytes[2 * p + 1])
+                };
+                // SAFETY: base + 128 * half + 32 * p + 32 <= base + 256 <= plane.len().
+                unsafe { store(plane, base + 128 * half + 32 * p, v) };
+            }
         }
     }
     steps * STEP

@@ -1,7 +1,6 @@
 use super::*;
-use crate::filters::cpu;
 use crate::filters::reference::{self, Op};
-use crate::filters::testutil::random_bytes;
+use crate::filters::testutil::{kernel_levels, random_bytes};
 
 /// The definition, written independently of the kernels: for the first `m` (a multiple of
 /// 8) elements, bit `k` of byte `j` of element `i` goes to bit `i % 8` of byte
@@ -53,7 +52,7 @@ fn kernel_cases() -> Vec<(usize, usize)> {
 
 #[test]
 fn every_isa_matches_the_definition() {
-    for isa in cpu::available() {
+    for isa in kernel_levels("bitshuffle::every_isa_matches_the_definition") {
         for (seed, (typesize, len)) in kernel_cases().into_iter().enumerate() {
             let src = random_bytes(len, seed as u64);
             let expected = naive_bitshuffle(typesize, &src);
@@ -93,16 +92,30 @@ fn matches_reference_library() {
     let Some(reference) = reference::get("bitshuffle::matches_reference_library") else {
         return;
     };
-    let typesizes = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 32, 64, 255];
-    let sizes = [0, 1, 7, 8, 9, 63, 64, 100, 1000, 4096, 65536 + 13];
+    let levels = kernel_levels("bitshuffle::matches_reference_library");
+    // The reference refuses typesizes above 256.
+    let typesizes = (1..=33).chain([40, 48, 63, 64, 65, 100, 128, 255, 256]);
+    let sizes = [
+        0,
+        1,
+        7,
+        8,
+        9,
+        63,
+        64,
+        100,
+        1000,
+        4096,
+        4096 + 512 * 7 + 5,
+        65536 + 13,
+    ];
     type Ours = fn(Isa, usize, &[u8], &mut [u8]);
     let ops: [(Op, Ours); 2] = [
         (Op::Bitshuffle, bitshuffle_with),
         (Op::Bitunshuffle, bitunshuffle_with),
     ];
     for (seed, (typesize, size)) in typesizes
-        .iter()
-        .flat_map(|&t| sizes.iter().map(move |&s| (t, s)))
+        .flat_map(|t| sizes.iter().map(move |&s| (t, s)))
         .enumerate()
     {
         let src = random_bytes(size, 2000 + seed as u64);
@@ -112,12 +125,82 @@ fn matches_reference_library() {
                 rc, size as i32,
                 "{op:?} typesize {typesize} size {size}: return code"
             );
-            for isa in cpu::available() {
+            for &isa in &levels {
                 let mut dst = vec![0; size];
                 ours(isa, typesize, &src, &mut dst);
                 assert!(
                     dst == expected,
                     "{isa:?} {op:?} typesize {typesize} size {size}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_isa_matches_scalar_for_every_typesize() {
+    let levels = kernel_levels("bitshuffle::every_isa_matches_scalar_for_every_typesize");
+    let typesizes = (1..=70)
+        .chain((71..=300).step_by(13))
+        .chain([128, 255, 256, 257]);
+    let counts = [8, 16, 255, 256, 263, 504, 512, 520, 1032, 2048 + 256 + 8];
+    for typesize in typesizes {
+        for (seed, count) in counts.into_iter().enumerate() {
+            let len = count * typesize + typesize / 2;
+            let src = random_bytes(len, (typesize * 100 + seed) as u64);
+            let mut shuffled = vec![0; len];
+            bitshuffle_with(Isa::Scalar, typesize, &src, &mut shuffled);
+            let mut unshuffled = vec![0; len];
+            bitunshuffle_with(Isa::Scalar, typesize, &src, &mut unshuffled);
+            for &isa in &levels[1..] {
+                let mut dst = vec![0; len];
+                bitshuffle_with(isa, typesize, &src, &mut dst);
+                assert!(
+                    dst == shuffled,
+                    "{isa:?} bitshuffle typesize {typesize} len {len}"
+                );
+                bitunshuffle_with(isa, typesize, &src, &mut dst);
+                assert!(
+                    dst == unshuffled,
+                    "{isa:?} bitunshuffle typesize {typesize} len {len}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_isa_handles_every_buffer_alignment() {
+    // Long enough for the AVX-512 kernels to start their steps at aligned stores.
+    let cases = [
+        (1, 9000),
+        (2, 9000),
+        (3, 3000),
+        (4, 4104),
+        (8, 2056),
+        (12, 1032),
+    ];
+    for isa in kernel_levels("bitshuffle::every_isa_handles_every_buffer_alignment") {
+        for (typesize, count) in cases {
+            let len = count * typesize + 5;
+            let expected_src = random_bytes(len, typesize as u64);
+            let expected = naive_bitshuffle(typesize, &expected_src);
+            let mut src_area = vec![0u8; len + 64];
+            let mut dst_area = vec![0u8; len + 64];
+            for offset in 0..64 {
+                let (src_at, dst_at) = (offset, (offset * 7 + 3) % 64);
+                let src = &mut src_area[src_at..src_at + len];
+                src.copy_from_slice(&expected_src);
+                let dst = &mut dst_area[dst_at..dst_at + len];
+                bitshuffle_with(isa, typesize, src, dst);
+                assert!(
+                    *dst == expected[..],
+                    "{isa:?} bitshuffle typesize {typesize} src +{src_at} dst +{dst_at}"
+                );
+                bitunshuffle_with(isa, typesize, dst, src);
+                assert!(
+                    *src == expected_src[..],
+                    "{isa:?} bitunshuffle typesize {typesize} src +{dst_at} dst +{src_at}"
                 );
             }
         }

@@ -13,7 +13,7 @@ mod narrow;
 mod ops;
 mod wide;
 
-pub(crate) use ops::{load, load_lanes, rounds, store, store_lanes};
+pub(crate) use ops::{load, load_lanes, rounds, store};
 
 /// Elements handled by one step.
 const STEP: usize = 32;
@@ -111,7 +111,7 @@ fn shuffle_pow2<const T: usize>(src: &[u8], dst: &mut [u8], stride: usize, steps
         rounds(x, 4)
     };
     let total = steps * STEP;
-    let head = aligned_start(dst.as_ptr() as usize, 1).unwrap_or(0);
+    let head = super::aligned_start(dst.as_ptr() as usize, 1).unwrap_or(0);
     let mut i = 0;
     if head != 0 && head + 2 * STEP <= total {
         while i < head {
@@ -157,7 +157,7 @@ fn unshuffle_pow2<const T: usize>(
     stride: usize,
     steps: usize,
 ) -> usize {
-    let head = aligned_start(dst.as_ptr() as usize, T);
+    let head = super::aligned_start(dst.as_ptr() as usize, T);
     let mut step = |i: usize| {
         let mut x = [_mm256_setzero_si256(); T];
         for (j, reg) in x.iter_mut().enumerate() {
@@ -194,9 +194,4 @@ fn unshuffle_pow2<const T: usize>(
         i += STEP;
     }
     i
-}
-
-/// The first index below 64 at which `addr + index * size` is a multiple of 64, if any.
-pub(super) fn aligned_start(addr: usize, size: usize) -> Option<usize> {
-    (0..64).find(|index| (addr + index * size).is_multiple_of(64))
 }

@@ -1,7 +1,6 @@
 use super::*;
-use crate::filters::cpu;
 use crate::filters::reference::{self, Op};
-use crate::filters::testutil::random_bytes;
+use crate::filters::testutil::{kernel_levels, random_bytes};
 
 /// The definition, written independently of the kernels: byte `j` of element `i` goes to
 /// `j * n + i`, trailing bytes stay where they are.
@@ -51,7 +50,7 @@ fn kernel_cases() -> Vec<(usize, usize)> {
 
 #[test]
 fn every_isa_matches_the_definition() {
-    for isa in cpu::available() {
+    for isa in kernel_levels("shuffle::every_isa_matches_the_definition") {
         for (seed, (typesize, len)) in kernel_cases().into_iter().enumerate() {
             let src = random_bytes(len, seed as u64);
             let expected = naive_shuffle(typesize, &src);
@@ -72,7 +71,7 @@ fn every_isa_matches_the_definition() {
 fn strided_rows_leave_the_gaps_alone() {
     let (typesize, count, stride) = (4, 100, 130);
     let src = random_bytes(count * typesize, 7);
-    for isa in cpu::available() {
+    for isa in kernel_levels("shuffle::strided_rows_leave_the_gaps_alone") {
         let mut planes = vec![0xEEu8; typesize * stride];
         shuffle_rows_with(isa, typesize, &src, &mut planes, stride, count);
         for (j, plane) in planes.chunks(stride).enumerate() {
@@ -95,13 +94,27 @@ fn matches_reference_library() {
     let Some(reference) = reference::get("shuffle::matches_reference_library") else {
         return;
     };
-    let typesizes = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 32, 64, 255];
-    let sizes = [0, 1, 7, 8, 9, 63, 64, 100, 1000, 4096, 65536 + 13];
+    let levels = kernel_levels("shuffle::matches_reference_library");
+    // The reference refuses typesizes above 256.
+    let typesizes = (1..=33).chain([40, 48, 63, 64, 65, 100, 128, 255, 256]);
+    let sizes = [
+        0,
+        1,
+        7,
+        8,
+        9,
+        63,
+        64,
+        100,
+        1000,
+        4096,
+        4096 + 64 * 7 + 5,
+        65536 + 13,
+    ];
     type Ours = fn(Isa, usize, &[u8], &mut [u8]);
     let ops: [(Op, Ours); 2] = [(Op::Shuffle, shuffle_with), (Op::Unshuffle, unshuffle_with)];
     for (seed, (typesize, size)) in typesizes
-        .iter()
-        .flat_map(|&t| sizes.iter().map(move |&s| (t, s)))
+        .flat_map(|t| sizes.iter().map(move |&s| (t, s)))
         .enumerate()
     {
         let src = random_bytes(size, 1000 + seed as u64);
@@ -111,7 +124,7 @@ fn matches_reference_library() {
                 rc, size as i32,
                 "{op:?} typesize {typesize} size {size}: return code"
             );
-            for isa in cpu::available() {
+            for &isa in &levels {
                 let mut dst = vec![0; size];
                 ours(isa, typesize, &src, &mut dst);
                 assert!(
@@ -141,24 +154,63 @@ fn matches_reference_library_for_typesize_256() {
 
 #[test]
 fn every_isa_handles_every_buffer_alignment() {
-    for isa in cpu::available() {
-        for typesize in [2, 3, 4, 8, 12, 16, 24, 32, 40] {
+    for isa in kernel_levels("shuffle::every_isa_handles_every_buffer_alignment") {
+        for typesize in [2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 24, 32, 40] {
             let len = 300 * typesize + 1;
-            let src = random_bytes(len, typesize as u64);
-            let expected = naive_shuffle(typesize, &src);
-            let mut area = vec![0u8; len + 64];
+            let expected_src = random_bytes(len, typesize as u64);
+            let expected = naive_shuffle(typesize, &expected_src);
+            let mut src_area = vec![0u8; len + 64];
+            let mut dst_area = vec![0u8; len + 64];
             for offset in 0..64 {
-                let dst = &mut area[offset..offset + len];
-                shuffle_with(isa, typesize, &src, dst);
+                let (src_at, dst_at) = (offset, (offset * 7 + 3) % 64);
+                let src = &mut src_area[src_at..src_at + len];
+                src.copy_from_slice(&expected_src);
+                let dst = &mut dst_area[dst_at..dst_at + len];
+                shuffle_with(isa, typesize, src, dst);
                 assert!(
                     *dst == expected[..],
-                    "{isa:?} shuffle typesize {typesize} +{offset}"
+                    "{isa:?} shuffle typesize {typesize} src +{src_at} dst +{dst_at}"
                 );
-                let mut back = vec![0u8; len + 64];
-                unshuffle_with(isa, typesize, dst, &mut back[offset..offset + len]);
+                unshuffle_with(isa, typesize, dst, src);
                 assert!(
-                    back[offset..offset + len] == src[..],
-                    "{isa:?} unshuffle +{offset}"
+                    *src == expected_src[..],
+                    "{isa:?} unshuffle typesize {typesize} src +{dst_at} dst +{src_at}"
+                );
+            }
+        }
+    }
+}
+
+/// Typesizes from 1 to 300, every one up to 70 (which covers every kernel of every level).
+fn all_typesizes() -> impl Iterator<Item = usize> {
+    (1..=70)
+        .chain((71..=300).step_by(13))
+        .chain([128, 255, 256, 257, 300])
+}
+
+#[test]
+fn every_isa_matches_scalar_for_every_typesize() {
+    let levels = kernel_levels("shuffle::every_isa_matches_scalar_for_every_typesize");
+    let counts = [1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 250, 319];
+    for typesize in all_typesizes() {
+        for (seed, count) in counts.into_iter().enumerate() {
+            let len = count * typesize + typesize / 2;
+            let src = random_bytes(len, (typesize * 100 + seed) as u64);
+            let mut shuffled = vec![0; len];
+            shuffle_with(Isa::Scalar, typesize, &src, &mut shuffled);
+            let mut unshuffled = vec![0; len];
+            unshuffle_with(Isa::Scalar, typesize, &src, &mut unshuffled);
+            for &isa in &levels[1..] {
+                let mut dst = vec![0; len];
+                shuffle_with(isa, typesize, &src, &mut dst);
+                assert!(
+                    dst == shuffled,
+                    "{isa:?} shuffle typesize {typesize} len {len}"
+                );
+                unshuffle_with(isa, typesize, &src, &mut dst);
+                assert!(
+                    dst == unshuffled,
+                    "{isa:?} unshuffle typesize {typesize} len {len}"
                 );
             }
         }

@@ -46,25 +46,6 @@ pub(crate) unsafe fn load_lanes(src: &[u8], lo: usize, hi: usize) -> __m256i {
     unsafe { _mm256_loadu2_m128i(src.as_ptr().add(hi).cast(), src.as_ptr().add(lo).cast()) }
 }
 
-/// Stores the low lane at bytes `lo..lo+16` and the high lane at `hi..hi+16`.
-///
-/// # Safety
-/// Both ranges must lie inside `dst`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn store_lanes(dst: &mut [u8], lo: usize, hi: usize, v: __m256i) {
-    debug_assert!(lo + 16 <= dst.len() && hi + 16 <= dst.len());
-    // SAFETY: the caller guarantees both 16-byte ranges are in bounds; storeu2 does two
-    // unaligned stores.
-    unsafe {
-        _mm256_storeu2_m128i(
-            dst.as_mut_ptr().add(hi).cast(),
-            dst.as_mut_ptr().add(lo).cast(),
-            v,
-        )
-    }
-}
-
 /// Loads the 32 bytes at `at`.
 ///
 /// # Safety

@@ -52,7 +52,7 @@ pub(super) fn shuffle_wide(
     // With overlapping column groups some planes are written twice per step; there plain
     // 32-element steps are faster.
     if typesize.is_multiple_of(16) {
-        let head = super::aligned_start(dst.as_ptr() as usize, 1).unwrap_or(0);
+        let head = crate::filters::shuffle::aligned_start(dst.as_ptr() as usize, 1).unwrap_or(0);
         if head != 0 && head + 2 * STEP <= total {
             while i < head {
                 single(dst, i);
