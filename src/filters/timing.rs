@@ -73,7 +73,7 @@ fn timing_vs_reference() {
         .filter_map(|t| t.trim().parse().ok())
         .collect();
     let runs = ((1 << 27) / size.max(1 << 10)).clamp(5, 2000);
-    println!("{size} bytes, best of {runs} alternating runs, GiB/s (time in us):");
+    println!("{size} bytes, best of {runs} interleaved runs, GiB/s (time in us):");
     let mut src_buf = random_bytes(size + 128, 42);
     let mut out_buf = vec![0u8; size + 128];
     for offset in [0, 16] {

@@ -62,8 +62,8 @@ fn row_order(inverse: bool) -> __m512i {
 }
 
 /// Writes bit `k` of `plane[8q + b]` to bit `b` of `rows[k * row_stride + col + q]` for the
-/// largest multiple of 256 bytes of `plane` (the last 256 with the AVX2 kernel); returns
-/// how many bytes were handled.
+/// bytes of `plane` from 0 on, in steps of 512 bytes and then of 256 with the AVX2 kernel;
+/// returns how many bytes were handled (a multiple of 8, less than 256 short of the end).
 ///
 /// # Panics
 /// If `7 * row_stride + col + plane.len() / 8 > rows.len()`.
@@ -98,8 +98,9 @@ pub(crate) fn plane_to_rows(plane: &[u8], rows: &mut [u8], row_stride: usize, co
     done + avx2::plane_to_rows(&plane[done..], rows, row_stride, col + done / 8)
 }
 
-/// Reverses [`plane_to_rows`] for the largest multiple of 256 bytes of `plane`; returns how
-/// many bytes were handled.
+/// Reverses [`plane_to_rows`] for the bytes of `plane` from 0 on, in steps of 512 bytes and
+/// then of 256 with the AVX2 kernel; returns how many bytes were handled (a multiple of 8,
+/// less than 256 short of the end).
 ///
 /// # Panics
 /// If `7 * row_stride + col + plane.len() / 8 > rows.len()`.

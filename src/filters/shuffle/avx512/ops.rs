@@ -15,7 +15,7 @@ use std::arch::x86_64::*;
 /// in each of the four lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) fn round<const R: usize>(x: [__m512i; R]) -> [__m512i; R] {
+fn round<const R: usize>(x: [__m512i; R]) -> [__m512i; R] {
     let half = R / 2;
     let mut y = x;
     for i in 0..half {

@@ -125,14 +125,15 @@ pub(super) fn unshuffle_pow2<const T: usize>(
     })
 }
 
-/// For each of `T` registers, the pair of registers it is looked up in by the narrow
-/// kernels: registers `2p` and `2p + 1` (register `T - 1` twice when `T` is odd).
+/// The register pairs the narrow kernels look bytes up in, for `T` registers: registers
+/// `2p` and `2p + 1` (register `T - 1` twice when `T` is odd).
 fn pairs<const T: usize>() -> impl Iterator<Item = (usize, usize)> {
     (0..T.div_ceil(2)).map(|p| (2 * p, (2 * p + 1).min(T - 1)))
 }
 
-/// Shuffles `steps * 64` elements of `T` bytes (3 to 15, not a power of two); returns how
-/// many elements were handled.
+/// Shuffles elements of `T` bytes (3 to 15, not a power of two) from element 0 on, in steps
+/// of 64; returns how many elements (at most `steps * 64`) were handled. After one
+/// unaligned step the loop starts, when it can, where plane 0 is 64-byte aligned.
 ///
 /// A step loads the `64 * T` bytes of its elements into `T` registers. Plane `j` takes byte
 /// `e * T + j` for element `e`, which lies in register `(e * T + j) / 64`, so permute index
@@ -176,8 +177,9 @@ pub(super) fn shuffle_narrow<const T: usize>(
     })
 }
 
-/// Unshuffles `steps * 64` elements of `T` bytes (3 to 15, not a power of two); returns how
-/// many elements were handled.
+/// Unshuffles elements of `T` bytes (3 to 15, not a power of two) from element 0 on, in
+/// steps of 64; returns how many elements (at most `steps * 64`) were handled. After one
+/// unaligned step the loop starts, when it can, where the output is 64-byte aligned.
 ///
 /// A step loads 64 bytes of each of the `T` planes. Output byte `64 * r + b` of the step is
 /// byte `j = (64 * r + b) % T` of element `e = (64 * r + b) / T`, found at permute index
