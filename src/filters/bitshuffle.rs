@@ -96,7 +96,8 @@ fn chunk_elements(isa: Isa, typesize: usize) -> usize {
 /// The ranges of the `count` elements that are staged at once. The first range is longer
 /// by the elements after which the bit rows, which start at address `rows`, reach a 64-byte
 /// boundary: when the rows are a multiple of 64 bytes long, the later ranges then read or
-/// write whole cache lines of every row.
+/// write whole cache lines of every row. This is skipped when it would make the first range
+/// more than half as long again, as its staging area then outgrows the L1 cache.
 fn element_ranges(
     isa: Isa,
     typesize: usize,
@@ -104,7 +105,9 @@ fn element_ranges(
     rows: usize,
 ) -> impl Iterator<Item = Range<usize>> + Clone {
     let chunk = chunk_elements(isa, typesize);
-    let lead = 8 * ((64 - rows % 64) % 64);
+    let lead = Some(8 * ((64 - rows % 64) % 64))
+        .filter(|&lead| lead <= chunk / 2)
+        .unwrap_or(0);
     let mut start = 0;
     std::iter::from_fn(move || {
         (start < count).then(|| {
