@@ -68,10 +68,10 @@ fn transposed_bytes(typesize: usize, len: usize) -> usize {
 }
 
 /// The kernels that transpose the bits of byte planes of `typesize`-byte elements under
-/// `isa`. The AVX-512 ones are faster everywhere while the data stays in the L2 cache, but
-/// beyond it (4 MiB buffers on the measured Sapphire Rapids core) they are slower than the
-/// AVX2 ones for 11- to 31-byte elements other than 16, whose byte planes (512 to 1024 bytes
-/// per staged chunk) give them only one or two steps per plane.
+/// `isa`: the AVX-512 ones, except for 11- to 31-byte elements other than 16. For those,
+/// on the measured Sapphire Rapids core, the AVX-512 kernels are faster while the data
+/// stays in the L2 cache but 5% to 30% slower than the AVX2 ones beyond it (4 MiB buffers),
+/// so the AVX2 ones are used.
 fn bit_isa(isa: Isa, typesize: usize) -> Isa {
     match isa {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]

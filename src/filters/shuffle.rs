@@ -111,13 +111,18 @@ pub(crate) fn shuffle_rows_with(
         // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
         Isa::Sse2 => unsafe { sse2::shuffle_rows(typesize, src, dst, stride, count) },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx2` and `Isa::Avx512` (which has no byte-shuffle kernels of its
-        // own) are only handed out by `cpu` after detecting AVX2.
-        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::shuffle_rows(typesize, src, dst, stride, count) },
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx512Vbmi` is only handed out by `cpu` after detecting AVX-512 F,
         // BW and VBMI.
-        Isa::Avx512Vbmi => unsafe { avx512::shuffle_rows_vbmi(typesize, src, dst, stride, count) },
+        Isa::Avx512Vbmi if avx512::shuffles_with_vbmi(typesize) => unsafe {
+            avx512::shuffle_rows_vbmi(typesize, src, dst, stride, count)
+        },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: every level from `Isa::Avx2` on is only handed out by `cpu` after detecting
+        // AVX2 (the AVX-512 levels have no byte-shuffle kernels of their own for the other
+        // typesizes).
+        Isa::Avx2 | Isa::Avx512 | Isa::Avx512Vbmi => unsafe {
+            avx2::shuffle_rows(typesize, src, dst, stride, count)
+        },
     };
     scalar::shuffle_rows(typesize, src, dst, stride, done, count);
 }
@@ -139,16 +144,17 @@ pub(crate) fn unshuffle_rows_with(
         // SAFETY: `Isa::Sse2` is only handed out by `cpu` after detecting SSE2.
         Isa::Sse2 => unsafe { sse2::unshuffle_rows(typesize, src, dst, stride, count) },
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        // SAFETY: `Isa::Avx2` and `Isa::Avx512` (which has no byte-shuffle kernels of its
-        // own) are only handed out by `cpu` after detecting AVX2.
-        Isa::Avx2 | Isa::Avx512 => unsafe {
-            avx2::unshuffle_rows(typesize, src, dst, stride, count)
-        },
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         // SAFETY: `Isa::Avx512Vbmi` is only handed out by `cpu` after detecting AVX-512 F,
         // BW and VBMI.
-        Isa::Avx512Vbmi => unsafe {
+        Isa::Avx512Vbmi if avx512::unshuffles_with_vbmi(typesize) => unsafe {
             avx512::unshuffle_rows_vbmi(typesize, src, dst, stride, count)
+        },
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        // SAFETY: every level from `Isa::Avx2` on is only handed out by `cpu` after detecting
+        // AVX2 (the AVX-512 levels have no byte-shuffle kernels of their own for the other
+        // typesizes).
+        Isa::Avx2 | Isa::Avx512 | Isa::Avx512Vbmi => unsafe {
+            avx2::unshuffle_rows(typesize, src, dst, stride, count)
         },
     };
     scalar::unshuffle_rows(typesize, src, dst, stride, done, count);

@@ -22,6 +22,18 @@ mod vbmi;
 /// Elements handled by one step.
 const STEP: usize = 64;
 
+/// Whether [`shuffle_rows_vbmi`] has a kernel of its own for `typesize`; callers send the
+/// other typesizes straight to the AVX2 kernels.
+pub(crate) fn shuffles_with_vbmi(typesize: usize) -> bool {
+    matches!(typesize, 2..=10 | 16)
+}
+
+/// Whether [`unshuffle_rows_vbmi`] has a kernel of its own for `typesize`; callers send the
+/// other typesizes straight to the AVX2 kernels.
+pub(crate) fn unshuffles_with_vbmi(typesize: usize) -> bool {
+    matches!(typesize, 2 | 3 | 5..=7 | 9..=11)
+}
+
 /// Runs `kernel` (which returns how many elements from 0 on it handled), then the AVX2
 /// shuffle kernel on the elements it left; returns how many elements were handled.
 #[inline]
