@@ -494,9 +494,19 @@ static void check_shuffle_kernels(void) {
   CHECK_EQ(blosc2_unshuffle(257, 64, src, chunk), BLOSC2_ERROR_INVALID_PARAM, "%s", "ts 257");
   CHECK_EQ(blosc2_shuffle(4, -1, src, chunk), BLOSC2_ERROR_INVALID_PARAM, "%s", "negative size");
   CHECK_EQ(blosc2_bitshuffle(257, 64, src, chunk), BLOSC2_ERROR_INVALID_PARAM, "%s", "ts 257");
-  /* Measured: bitunshuffle rejects a negative size with -1 (not -12) and does not check
-   * typesize > 256 at all, so that case is not asserted. */
+  /* Measured: bitunshuffle rejects a negative size with -1 (not -12) and takes typesizes
+   * above 256: whole groups of 8 elements are transposed, the elements after them copied. */
   CHECK_EQ(blosc2_bitunshuffle(4, -8, src, chunk), BLOSC2_ERROR_FAILURE, "%s", "negative");
+  {
+    static uint8_t in[3000], res[3000];
+    for (int i = 0; i < 3000; i++) in[i] = (uint8_t)(i * 7 + i / 13);
+    CHECK_EQ(blosc2_bitunshuffle(1000, 3000, in, res), 3000, "%s", "bitunshuffle ts 1000");
+    CHECK(memcmp(in, res, 3000) == 0, "%s", "bitunshuffle ts 1000: 3 elements copied");
+    memset(res, 0xee, sizeof res);
+    CHECK_EQ(blosc2_bitunshuffle(300, 3000, in, res), 3000, "%s", "bitunshuffle ts 300");
+    CHECK(memcmp(in + 2400, res + 2400, 600) == 0, "%s", "bitunshuffle ts 300: tail copied");
+    CHECK(memcmp(in, res, 2400) != 0, "%s", "bitunshuffle ts 300: 8 elements transposed");
+  }
   CHECK_EQ(blosc2_bitshuffle(4, -8, src, chunk), BLOSC2_ERROR_INVALID_PARAM, "%s", "negative");
   CHECK_EQ(blosc2_unshuffle(0, 64, src, chunk), BLOSC2_ERROR_INVALID_PARAM, "%s", "ts 0");
 #ifdef BLOSC2_VARIANT_OURS

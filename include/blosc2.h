@@ -1740,7 +1740,8 @@ int32_t blosc2_bitshuffle(int32_t typesize,
 
 /**
  * Reverses [`blosc2_bitshuffle`]; returns `blocksize` (-1 for a negative size, as in the
- * reference).
+ * reference). Unlike the other three it takes typesizes above 256, as the reference does;
+ * a typesize below 1, which crashes the reference, gives -12.
  *
  * # Safety
  * `src` readable and `dest` writable for `blocksize` bytes, not overlapping.

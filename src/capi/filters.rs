@@ -8,19 +8,24 @@ use crate::filters::{bitshuffle, shuffle};
 
 type Kernel = fn(usize, &[u8], &mut [u8]);
 
-/// Runs `kernel` over `blocksize` bytes after the reference's argument checks.
+/// Largest typesize `blosc2_shuffle`, `blosc2_unshuffle` and `blosc2_bitshuffle` accept.
+const MAX_SHUFFLE_TYPESIZE: i32 = 256;
+
+/// Runs `kernel` over `blocksize` bytes after the reference's argument checks (typesize
+/// `1..=max_typesize`, blocksize not negative).
 ///
 /// # Safety
 /// `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
 unsafe fn run(
     kernel: Kernel,
+    max_typesize: i32,
     typesize: i32,
     blocksize: i32,
     src: *const c_void,
     dest: *mut c_void,
 ) -> i32 {
     guard(Error::Failure.code(), || {
-        if !(1..=256).contains(&typesize) || blocksize < 0 {
+        if !(1..=max_typesize).contains(&typesize) || blocksize < 0 {
             return Error::InvalidParam.code();
         }
         // SAFETY: forwarded caller guarantees.
@@ -46,7 +51,16 @@ pub unsafe extern "C" fn blosc2_shuffle(
     dest: *mut c_void,
 ) -> i32 {
     // SAFETY: forwarded caller guarantees.
-    unsafe { run(shuffle::shuffle, typesize, blocksize, src, dest) }
+    unsafe {
+        run(
+            shuffle::shuffle,
+            MAX_SHUFFLE_TYPESIZE,
+            typesize,
+            blocksize,
+            src,
+            dest,
+        )
+    }
 }
 
 /// Reverses [`blosc2_shuffle`]; returns `blocksize`.
@@ -61,7 +75,16 @@ pub unsafe extern "C" fn blosc2_unshuffle(
     dest: *mut c_void,
 ) -> i32 {
     // SAFETY: forwarded caller guarantees.
-    unsafe { run(shuffle::unshuffle, typesize, blocksize, src, dest) }
+    unsafe {
+        run(
+            shuffle::unshuffle,
+            MAX_SHUFFLE_TYPESIZE,
+            typesize,
+            blocksize,
+            src,
+            dest,
+        )
+    }
 }
 
 /// Bit-shuffles `blocksize` bytes of `typesize`-byte elements; returns `blocksize`.
@@ -76,11 +99,21 @@ pub unsafe extern "C" fn blosc2_bitshuffle(
     dest: *mut c_void,
 ) -> i32 {
     // SAFETY: forwarded caller guarantees.
-    unsafe { run(bitshuffle::bitshuffle, typesize, blocksize, src, dest) }
+    unsafe {
+        run(
+            bitshuffle::bitshuffle,
+            MAX_SHUFFLE_TYPESIZE,
+            typesize,
+            blocksize,
+            src,
+            dest,
+        )
+    }
 }
 
 /// Reverses [`blosc2_bitshuffle`]; returns `blocksize` (-1 for a negative size, as in the
-/// reference).
+/// reference). Unlike the other three it takes typesizes above 256, as the reference does;
+/// a typesize below 1, which crashes the reference, gives -12.
 ///
 /// # Safety
 /// `src` readable and `dest` writable for `blocksize` bytes, not overlapping.
@@ -95,5 +128,14 @@ pub unsafe extern "C" fn blosc2_bitunshuffle(
         return Error::Failure.code();
     }
     // SAFETY: forwarded caller guarantees.
-    unsafe { run(bitshuffle::bitunshuffle, typesize, blocksize, src, dest) }
+    unsafe {
+        run(
+            bitshuffle::bitunshuffle,
+            i32::MAX,
+            typesize,
+            blocksize,
+            src,
+            dest,
+        )
+    }
 }
