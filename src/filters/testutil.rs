@@ -51,3 +51,43 @@ pub(crate) fn kernel_levels(test: &str) -> Vec<Isa> {
     }
     available
 }
+
+/// A filter kernel run at a chosen level: `(isa, typesize, src, dst)`.
+pub(crate) type LevelKernel = fn(Isa, usize, &[u8], &mut [u8]);
+
+/// Asserts that every level of `levels` after the first (the scalar one) gives the scalar
+/// output of `forward` and of `inverse` (`names` name them in failures), for every typesize
+/// and element count, on random data with a partial element at the end.
+pub(crate) fn assert_levels_match_scalar(
+    levels: &[Isa],
+    typesizes: impl Iterator<Item = usize>,
+    counts: &[usize],
+    (forward, inverse): (LevelKernel, LevelKernel),
+    names: (&str, &str),
+) {
+    for typesize in typesizes {
+        for (seed, &count) in counts.iter().enumerate() {
+            let len = count * typesize + typesize / 2;
+            let src = random_bytes(len, (typesize * 100 + seed) as u64);
+            let mut forwarded = vec![0; len];
+            forward(Isa::Scalar, typesize, &src, &mut forwarded);
+            let mut inverted = vec![0; len];
+            inverse(Isa::Scalar, typesize, &src, &mut inverted);
+            for &isa in &levels[1..] {
+                let mut dst = vec![0; len];
+                forward(isa, typesize, &src, &mut dst);
+                assert!(
+                    dst == forwarded,
+                    "{isa:?} {} typesize {typesize} len {len}",
+                    names.0
+                );
+                inverse(isa, typesize, &src, &mut dst);
+                assert!(
+                    dst == inverted,
+                    "{isa:?} {} typesize {typesize} len {len}",
+                    names.1
+                );
+            }
+        }
+    }
+}

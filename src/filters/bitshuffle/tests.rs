@@ -1,6 +1,6 @@
 use super::*;
 use crate::filters::reference::{self, Op};
-use crate::filters::testutil::{kernel_levels, random_bytes};
+use crate::filters::testutil::{assert_levels_match_scalar, kernel_levels, random_bytes};
 
 /// The definition, written independently of the kernels: for the first `m` (a multiple of
 /// 8) elements, bit `k` of byte `j` of element `i` goes to bit `i % 8` of byte
@@ -144,29 +144,13 @@ fn every_isa_matches_scalar_for_every_typesize() {
         .chain((71..=300).step_by(13))
         .chain([128, 255, 256, 257]);
     let counts = [8, 16, 255, 256, 263, 504, 512, 520, 1032, 2048 + 256 + 8];
-    for typesize in typesizes {
-        for (seed, count) in counts.into_iter().enumerate() {
-            let len = count * typesize + typesize / 2;
-            let src = random_bytes(len, (typesize * 100 + seed) as u64);
-            let mut shuffled = vec![0; len];
-            bitshuffle_with(Isa::Scalar, typesize, &src, &mut shuffled);
-            let mut unshuffled = vec![0; len];
-            bitunshuffle_with(Isa::Scalar, typesize, &src, &mut unshuffled);
-            for &isa in &levels[1..] {
-                let mut dst = vec![0; len];
-                bitshuffle_with(isa, typesize, &src, &mut dst);
-                assert!(
-                    dst == shuffled,
-                    "{isa:?} bitshuffle typesize {typesize} len {len}"
-                );
-                bitunshuffle_with(isa, typesize, &src, &mut dst);
-                assert!(
-                    dst == unshuffled,
-                    "{isa:?} bitunshuffle typesize {typesize} len {len}"
-                );
-            }
-        }
-    }
+    assert_levels_match_scalar(
+        &levels,
+        typesizes,
+        &counts,
+        (bitshuffle_with, bitunshuffle_with),
+        ("bitshuffle", "bitunshuffle"),
+    );
 }
 
 #[test]

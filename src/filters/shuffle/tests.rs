@@ -1,6 +1,6 @@
 use super::*;
 use crate::filters::reference::{self, Op};
-use crate::filters::testutil::{kernel_levels, random_bytes};
+use crate::filters::testutil::{assert_levels_match_scalar, kernel_levels, random_bytes};
 
 /// The definition, written independently of the kernels: byte `j` of element `i` goes to
 /// `j * n + i`, trailing bytes stay where they are.
@@ -192,27 +192,11 @@ fn all_typesizes() -> impl Iterator<Item = usize> {
 fn every_isa_matches_scalar_for_every_typesize() {
     let levels = kernel_levels("shuffle::every_isa_matches_scalar_for_every_typesize");
     let counts = [1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 250, 319];
-    for typesize in all_typesizes() {
-        for (seed, count) in counts.into_iter().enumerate() {
-            let len = count * typesize + typesize / 2;
-            let src = random_bytes(len, (typesize * 100 + seed) as u64);
-            let mut shuffled = vec![0; len];
-            shuffle_with(Isa::Scalar, typesize, &src, &mut shuffled);
-            let mut unshuffled = vec![0; len];
-            unshuffle_with(Isa::Scalar, typesize, &src, &mut unshuffled);
-            for &isa in &levels[1..] {
-                let mut dst = vec![0; len];
-                shuffle_with(isa, typesize, &src, &mut dst);
-                assert!(
-                    dst == shuffled,
-                    "{isa:?} shuffle typesize {typesize} len {len}"
-                );
-                unshuffle_with(isa, typesize, &src, &mut dst);
-                assert!(
-                    dst == unshuffled,
-                    "{isa:?} unshuffle typesize {typesize} len {len}"
-                );
-            }
-        }
-    }
+    assert_levels_match_scalar(
+        &levels,
+        all_typesizes(),
+        &counts,
+        (shuffle_with, unshuffle_with),
+        ("shuffle", "unshuffle"),
+    );
 }
