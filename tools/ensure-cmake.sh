@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make `cmake` available (the bundled zlib-ng is built with it): installs it from PyPI with
+# Make `cmake` available (the C test suite is built with it): installs it from PyPI with
 # pip when missing. Source this file so the PATH change reaches the caller.
 if ! command -v cmake > /dev/null 2>&1; then
   echo "    installing cmake with pip"

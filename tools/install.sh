@@ -15,8 +15,6 @@ prefix=${1:-$HOME/.local}
 cd "$root"
 
 if [ -z "${BLOSC2_SKIP_BUILD:-}" ]; then
-  # shellcheck source=tools/ensure-cmake.sh
-  . tools/ensure-cmake.sh
   echo "==> cargo build --release"
   cargo build --release
 fi

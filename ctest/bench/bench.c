@@ -1,12 +1,12 @@
 /*
  * Side-by-side benchmark: loads OUR library and the REFERENCE library into one process
- * (dlopen) and measures compression and decompression throughput (MB/s, best of N runs)
- * over codecs x filters (none, shuffle, bitshuffle) x typesizes (4, 8) x nthreads (1, 2)
+ * (dlopen) and measures compression and decompression throughput (MB/s, best of N runs, the
+ * two libraries' runs alternating) over codecs x filters (none, shuffle, bitshuffle) x typesizes (4, 8) x nthreads (1, 2)
  * on realistic data (smooth floats, integer ramps, text, random). Prints one line per case
  * with the ratio ours/reference and the geometric mean of the ratios per
  * (compress|decompress) x nthreads.
  *
- * usage: bench OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--clevel L] [--quick]
+ * usage: bench OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--clevel L] [--codec NAME] [--quick]
  */
 #include <blosc2.h>
 #include <dlfcn.h>
@@ -61,61 +61,82 @@ typedef struct {
   int cbytes;
 } result_t;
 
-static uint8_t *g_src, *g_comp, *g_dec;
+static uint8_t *g_src, *g_dec;
 
-/* Best-of-reps compression and decompression speeds of one library; -1 speeds on error. */
-static result_t measure(const lib_t *lib, blosc2_cparams cp, int32_t n, int reps) {
-  result_t r = {-1, -1, 0};
-  blosc2_context *c = lib->create_cctx(cp);
+/* One library's contexts and compressed buffer for the case being measured. */
+typedef struct {
+  const lib_t *lib;
+  blosc2_context *c, *d;
+  uint8_t *comp;
+  double best_c, best_d;
+  int cbytes, failed;
+} run_t;
+
+static void time_compress(run_t *r, int32_t n) {
+  double t0 = now();
+  r->cbytes = r->lib->compress_ctx(r->c, g_src, n, r->comp, n + BLOSC2_MAX_OVERHEAD);
+  double t1 = now();
+  if (r->cbytes <= 0) r->failed = 1;
+  else if (t1 - t0 < r->best_c) r->best_c = t1 - t0;
+}
+
+static void time_decompress(run_t *r, int32_t n) {
+  double t0 = now();
+  int rc = r->lib->decompress_ctx(r->d, r->comp, r->cbytes, g_dec, n);
+  double t1 = now();
+  if (rc != n || memcmp(g_src, g_dec, (size_t)n) != 0) {
+    fprintf(stderr, "%s: decoded data differs\n", r->lib->label);
+    r->failed = 1;
+  } else if (t1 - t0 < r->best_d) {
+    r->best_d = t1 - t0;
+  }
+}
+
+/* Best-of-reps compression and decompression speeds of both libraries, their runs
+ * alternating so that both see the same machine conditions; -1 speeds on error. */
+static void measure(const lib_t *libs[2], uint8_t *comp[2], blosc2_cparams cp, int32_t n,
+                    int reps, result_t out[2]) {
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
   dp.nthreads = cp.nthreads;
-  blosc2_context *d = lib->create_dctx(dp);
-  if (!c || !d) return r;
-  double best_c = 1e30, best_d = 1e30;
-  for (int i = 0; i < reps; i++) {
-    double t0 = now();
-    r.cbytes = lib->compress_ctx(c, g_src, n, g_comp, n + BLOSC2_MAX_OVERHEAD);
-    double t1 = now();
-    if (r.cbytes <= 0) break;
-    if (t1 - t0 < best_c) best_c = t1 - t0;
+  run_t runs[2];
+  for (int k = 0; k < 2; k++) {
+    run_t r = {libs[k], libs[k]->create_cctx(cp), libs[k]->create_dctx(dp), comp[k], 1e30, 1e30,
+               0, 0};
+    r.failed = !r.c || !r.d;
+    runs[k] = r;
   }
-  if (r.cbytes > 0) {
-    for (int i = 0; i < reps; i++) {
-      double t0 = now();
-      int rc = lib->decompress_ctx(d, g_comp, r.cbytes, g_dec, n);
-      double t1 = now();
-      if (rc != n) {
-        best_d = 1e30;
-        break;
-      }
-      if (t1 - t0 < best_d) best_d = t1 - t0;
-    }
-    if (memcmp(g_src, g_dec, (size_t)n) != 0) {
-      fprintf(stderr, "%s: decoded data differs\n", lib->label);
-      best_d = 1e30;
-    }
+  for (int i = 0; i < reps; i++)
+    for (int k = 0; k < 2; k++)
+      if (!runs[k].failed) time_compress(&runs[k], n);
+  for (int i = 0; i < reps; i++)
+    for (int k = 0; k < 2; k++)
+      if (!runs[k].failed) time_decompress(&runs[k], n);
+  for (int k = 0; k < 2; k++) {
+    run_t *r = &runs[k];
+    if (r->c) r->lib->free_ctx(r->c);
+    if (r->d) r->lib->free_ctx(r->d);
+    out[k].cbytes = r->cbytes;
+    out[k].cspeed = r->failed || r->best_c >= 1e30 ? -1 : n / r->best_c / 1e6;
+    out[k].dspeed = r->failed || r->best_d >= 1e30 ? -1 : n / r->best_d / 1e6;
   }
-  lib->free_ctx(c);
-  lib->free_ctx(d);
-  if (best_c < 1e30) r.cspeed = n / best_c / 1e6;
-  if (best_d < 1e30) r.dspeed = n / best_d / 1e6;
-  return r;
 }
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--clevel L] [--quick]\n",
+    fprintf(stderr, "usage: %s OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--clevel L] [--codec NAME] [--quick]\n",
             argv[0]);
     return 2;
   }
   lib_t ours = {"ours", argv[1], NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   lib_t ref = {"reference", argv[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   int reps = 3, clevel = 5;
+  const char *only_codec = NULL;
   double mb = 8;
   for (int i = 3; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--mb") && i + 1 < argc) mb = atof(argv[++i]);
     else if (!strcmp(argv[i], "--clevel") && i + 1 < argc) clevel = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--codec") && i + 1 < argc) only_codec = argv[++i];
     else if (!strcmp(argv[i], "--quick")) {
       reps = 1;
       mb = 1;
@@ -130,7 +151,8 @@ int main(int argc, char **argv) {
   int32_t n = (int32_t)(mb * 1024 * 1024);
   n -= n % 8;
   g_src = tc_malloc((size_t)n);
-  g_comp = tc_malloc((size_t)n + 64);
+  uint8_t *comp[2] = {tc_malloc((size_t)n + 64), tc_malloc((size_t)n + 64)};
+  const lib_t *libs[2] = {&ours, &ref};
   g_dec = tc_malloc((size_t)n);
 
   static const int codecs[] = {BLOSC_BLOSCLZ, BLOSC_LZ4, BLOSC_LZ4HC, BLOSC_ZLIB, BLOSC_ZSTD};
@@ -150,6 +172,7 @@ int main(int argc, char **argv) {
     for (int ts = 4; ts <= 8; ts += 4) {
       tc_fill(g_src, (size_t)n, kinds[ki], (size_t)ts, 1);
       for (int ci = 0; ci < 5; ci++)
+        if (!only_codec || !strcmp(only_codec, codec_names[ci]))
         for (int fi = 0; fi < 3; fi++)
           for (int thr = 1; thr <= 2; thr++) {
             blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -158,8 +181,9 @@ int main(int argc, char **argv) {
             cp.typesize = ts;
             cp.nthreads = (int16_t)thr;
             cp.filters[5] = (uint8_t)filters[fi];
-            result_t o = measure(&ours, cp, n, reps);
-            result_t r = measure(&ref, cp, n, reps);
+            result_t res[2];
+            measure(libs, comp, cp, n, reps, res);
+            result_t o = res[0], r = res[1];
             double cx = (o.cspeed > 0 && r.cspeed > 0) ? o.cspeed / r.cspeed : 0;
             double dx = (o.dspeed > 0 && r.dspeed > 0) ? o.dspeed / r.dspeed : 0;
             if (cx > 0) {
@@ -185,7 +209,8 @@ int main(int argc, char **argv) {
              count[op][thr - 1] ? exp(logsum[op][thr - 1] / count[op][thr - 1]) : 0.0,
              count[op][thr - 1]);
   free(g_src);
-  free(g_comp);
+  free(comp[0]);
+  free(comp[1]);
   free(g_dec);
   return 0;
 }
