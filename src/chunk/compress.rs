@@ -1,21 +1,21 @@
 //! Chunk compression: parameter checks, header, blocks (serial or parallel), fallbacks.
 
 use std::any::Any;
-use std::sync::{Mutex, PoisonError};
 
 use super::dict;
 use super::header::{offsets, write_i32, NewHeader};
 use super::hooks::{Output, Prefilter};
 use super::instr;
+use super::parallel::{compress_parallel, copy_parallel, PARALLEL_COPY_MIN};
 use super::pipeline::{delta_reference, forward, resolve, Capture, Filters};
-use super::scratch::{ensure, Scratch};
+use super::scratch::Scratch;
 use super::streams::{encode_block, run_prefilter, BlockJob, EncParams};
 use super::stune::{compute_blocksize, split_block, BlocksizeInput};
 use crate::constants::*;
 use crate::context::CParams;
 use crate::error::{Error, Result};
 use crate::registry::plugins::{self, CompressCall};
-use crate::threads::{FirstError, Pool};
+use crate::threads::Pool;
 
 /// Working state a compression uses (owned by the context, reused across calls).
 #[derive(Debug, Default)]
@@ -24,7 +24,7 @@ pub(crate) struct CompressState {
     pub scratch: Scratch,
     /// Per-block output slots for parallel compression.
     pub slots: Vec<u8>,
-    /// Per-block results for parallel compression.
+    /// Per-block results for parallel variable-length-block compression.
     pub results: Vec<Option<usize>>,
     /// The first block as the reference's pipeline leaves it in the source (DELTA).
     pub dref: Vec<u8>,
@@ -326,7 +326,12 @@ pub(crate) fn compress(
                     run_prefilter(&p, pf, ttmp, block, j, 0, Output::Buffer(o))?;
                 }
             }
-            None => out.copy_from_slice(src),
+            None => match pool {
+                Some(pool) if pool.len() > 1 && src.len() >= PARALLEL_COPY_MIN => {
+                    copy_parallel(pool, src, out, lay.blocksize)?
+                }
+                _ => out.copy_from_slice(src),
+            },
         }
         cbytes = src.len() + hlen;
     }
@@ -448,7 +453,7 @@ fn compress_serial(
     Ok(Some(pos))
 }
 
-fn serial_block(
+pub(super) fn serial_block(
     p: &EncParams,
     lay: &Layout,
     sc: &mut Scratch,
@@ -459,59 +464,4 @@ fn serial_block(
 ) -> Result<Option<usize>> {
     write_i32(dst, hlen + 4 * j, pos as i32);
     encode_block(p, sc, job(lay, j, 0), dst, pos, None)
-}
-
-/// Compresses blocks `first..` into slots of their own on the pool, then lays them out in
-/// order from `pos` with the same outcome as the serial path (a block whose limits could
-/// differ is redone serially in place).
-#[allow(clippy::too_many_arguments)]
-fn compress_parallel(
-    p: &EncParams,
-    lay: &Layout,
-    st: &mut CompressState,
-    pool: &Pool,
-    dst: &mut [u8],
-    hlen: usize,
-    first: usize,
-    mut pos: usize,
-) -> Result<Option<usize>> {
-    let slot = block_bound(lay);
-    let n = lay.nblocks - first;
-    ensure(&mut st.slots, slot * n);
-    st.results.clear();
-    st.results.resize(n, None);
-    {
-        let cells: Vec<Mutex<(&mut [u8], &mut Option<usize>)>> = st.slots[..slot * n]
-            .chunks_mut(slot)
-            .zip(st.results.iter_mut())
-            .map(Mutex::new)
-            .collect();
-        let errors = FirstError::new();
-        pool.for_each_block(n, &|k, tid, sc| {
-            let mut cell = cells[k].lock().unwrap_or_else(PoisonError::into_inner);
-            let (out, res) = &mut *cell;
-            match encode_block(p, sc, job(lay, first + k, tid), out, 0, None) {
-                Ok(r) => **res = r,
-                Err(e) => errors.record(k, e),
-            }
-        })?;
-        errors.into_result()?;
-    }
-    let destsize = dst.len();
-    for k in 0..n {
-        let j = first + k;
-        let written = match st.results[k] {
-            Some(len) if pos + slot <= destsize => {
-                write_i32(dst, hlen + 4 * j, pos as i32);
-                dst[pos..pos + len].copy_from_slice(&st.slots[k * slot..k * slot + len]);
-                Some(len)
-            }
-            _ => serial_block(p, lay, &mut st.scratch, dst, hlen, j, pos)?,
-        };
-        match written {
-            Some(len) => pos += len,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(pos))
 }

@@ -7,6 +7,7 @@ pub(crate) mod getitem;
 pub mod header;
 pub mod hooks;
 pub(crate) mod instr;
+mod parallel;
 pub(crate) mod pipeline;
 pub mod scratch;
 pub mod special;

@@ -411,3 +411,52 @@ fn maskout_skips_blocks_once() {
         assert_eq!(d.decompress(&chunk, &mut out), Err(Error::Data));
     }
 }
+
+/// With the destination at or near the chunk's size, parallel compression ends exactly as
+/// the serial one (same bytes, or 0 when it does not fit): for noise, whose last blocks
+/// overflow, and for chunks half noise, half ramp that fit with little room left.
+#[test]
+fn tight_destinations_give_the_serial_outcome_on_threads() {
+    let n = 600_000;
+    let halves = |first: &str, second: &str| {
+        let mut v = make(first, n / 2, 7);
+        v.extend(make(second, n - n / 2, 8));
+        v
+    };
+    let chunks = [
+        make("noise", n, 7),
+        halves("noise", "arange"),
+        halves("arange", "noise"),
+    ];
+    for compcode in [BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD] {
+        for (i, src) in chunks.iter().enumerate() {
+            let serial = CParams {
+                compcode,
+                clevel: 5,
+                typesize: 4,
+                blocksize: 32 * 1024,
+                ..lz4(4)
+            };
+            let full = compress(serial, src, n + MAX_OVERHEAD).0.unwrap();
+            for destsize in [
+                n + MAX_OVERHEAD,
+                n + 16,
+                full + 1000,
+                full + 64,
+                full + 2,
+                full - 40,
+            ] {
+                let (want_n, want) = compress(serial, src, destsize);
+                for nthreads in [2, 3] {
+                    let cp = CParams { nthreads, ..serial };
+                    let (got_n, got) = compress(cp, src, destsize);
+                    let case = format!(
+                        "codec {compcode} chunk {i} destsize {destsize} nthreads {nthreads}"
+                    );
+                    assert_eq!(got_n, want_n, "{case}");
+                    assert!(got == want, "{case}");
+                }
+            }
+        }
+    }
+}
