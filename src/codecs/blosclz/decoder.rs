@@ -105,6 +105,18 @@ fn copy_match(dst: &mut [u8], op: usize, distance: usize, len: usize) {
             }
         }
     }
+    if distance >= 8 {
+        let mut at = from;
+        loop {
+            let chunk: [u8; 8] = dst[at..at + 8].try_into().unwrap();
+            dst[to..to + 8].copy_from_slice(&chunk);
+            to += 8;
+            at += 8;
+            if to >= end {
+                return;
+            }
+        }
+    }
     if distance == 1 && len >= LONG_RUN {
         let byte = dst[from];
         dst[op..end].fill(byte);
