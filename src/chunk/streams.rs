@@ -46,16 +46,22 @@ pub(crate) struct EncParams<'a> {
 
 /// Whether every byte of `s` equals the first one.
 fn is_run(s: &[u8]) -> bool {
-    match s.first() {
-        Some(&x) => {
-            let word = u64::from_ne_bytes([x; 8]);
-            let mut it = s.chunks_exact(8);
-            it.by_ref()
-                .all(|c| u64::from_ne_bytes(c.try_into().unwrap_or([!x; 8])) == word)
-                && it.remainder().iter().all(|&y| y == x)
+    let Some(&x) = s.first() else {
+        return true;
+    };
+    // 64 bytes per step without early exit inside a step, so that the compiler can use
+    // vector compares.
+    let word = u64::from_ne_bytes([x; 8]);
+    let mut chunks = s.chunks_exact(64);
+    for c in chunks.by_ref() {
+        let diff = c.chunks_exact(8).fold(0, |acc, w| {
+            acc | (u64::from_ne_bytes(w.try_into().unwrap_or([!x; 8])) ^ word)
+        });
+        if diff != 0 {
+            return false;
         }
-        None => true,
     }
+    chunks.remainder().iter().all(|&y| y == x)
 }
 
 /// Maps a Blosc clevel to the zstd level the reference uses.
