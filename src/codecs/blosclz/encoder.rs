@@ -212,6 +212,7 @@ impl Output<'_> {
     }
 
     /// Writes a match token; `distance` is already biased by one.
+    #[inline(always)]
     fn matched(&mut self, len: usize, distance: usize) -> Option<()> {
         if distance < MAX_DISTANCE {
             let high = (distance >> 8) as u8;
