@@ -94,28 +94,12 @@ fn copy_match(dst: &mut [u8], op: usize, distance: usize, len: usize) {
     }
     let mut to = op;
     if distance >= 16 {
-        let mut at = from;
-        loop {
-            let chunk: [u8; 16] = dst[at..at + 16].try_into().unwrap();
-            dst[to..to + 16].copy_from_slice(&chunk);
-            to += 16;
-            at += 16;
-            if to >= end {
-                return;
-            }
-        }
+        copy_pieces::<16>(dst, from, op, end);
+        return;
     }
     if distance >= 8 {
-        let mut at = from;
-        loop {
-            let chunk: [u8; 8] = dst[at..at + 8].try_into().unwrap();
-            dst[to..to + 8].copy_from_slice(&chunk);
-            to += 8;
-            at += 8;
-            if to >= end {
-                return;
-            }
-        }
+        copy_pieces::<8>(dst, from, op, end);
+        return;
     }
     if distance == 1 && len >= LONG_RUN {
         let byte = dst[from];
@@ -134,6 +118,21 @@ fn copy_match(dst: &mut [u8], op: usize, distance: usize, len: usize) {
     loop {
         dst[to..to + 16].copy_from_slice(&pattern);
         to += step;
+        if to >= end {
+            return;
+        }
+    }
+}
+
+/// Copies `N`-byte pieces from `from` to `to` onwards until `end` is reached or passed;
+/// `to - from >= N`, so every piece read is already final.
+#[inline(always)]
+fn copy_pieces<const N: usize>(dst: &mut [u8], mut from: usize, mut to: usize, end: usize) {
+    loop {
+        let piece: [u8; N] = dst[from..from + N].try_into().unwrap();
+        dst[to..to + N].copy_from_slice(&piece);
+        to += N;
+        from += N;
         if to >= end {
             return;
         }
