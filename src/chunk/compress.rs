@@ -302,6 +302,11 @@ pub(crate) fn compress(
                 if extended && built.is_none() && n == start + 4 * nstreams(&lay) {
                     dst[offsets::BLOSC2_FLAGS] |= SPECIAL_ZERO << 4;
                     cbytes = hlen;
+                } else if lay.header_blocksize as usize != lay.blocksize {
+                    // A forced blocksize that is not a whole number of items: the blocks use
+                    // it rounded down. The reference still writes the forced value here and
+                    // then cannot decode its own chunk; this header says what the blocks use.
+                    write_i32(dst, offsets::BLOCKSIZE, lay.blocksize as i32);
                 }
             }
         }

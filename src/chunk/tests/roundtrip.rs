@@ -460,3 +460,52 @@ fn tight_destinations_give_the_serial_outcome_on_threads() {
         }
     }
 }
+
+/// A forced blocksize that is not a whole number of items (the blocks use it rounded down):
+/// the chunk decodes exactly, by us and by the reference. The reference's own chunks for
+/// these parameters say the forced blocksize and it then fails or gets the tail wrong.
+#[test]
+fn forced_blocksizes_that_split_items_decode_exactly() {
+    let rf = refc::get();
+    let mut r = Rng::new(11);
+    let mut repaired = 0;
+    for (typesize, blocksize, n) in [
+        (16, 16384, 34),
+        (3, 4096, 1000),
+        (7, 16384, 262_143),
+        (8, 16384, 100),
+        (16, 1000, 10_000),
+        (5, 999, 4_321),
+    ] {
+        for compcode in [BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD] {
+            let src = make(r.pick(&["blocky", "arange", "text"]), n, n as u64);
+            let cp = CParams {
+                compcode,
+                typesize,
+                blocksize,
+                splitmode: r.pick(&[ALWAYS_SPLIT, NEVER_SPLIT]),
+                filters: [0, 0, 0, 0, 0, r.pick(&[NOFILTER, SHUFFLE, BITSHUFFLE])],
+                ..lz4(typesize)
+            };
+            let (c, chunk) = compress(cp, &src, n + MAX_OVERHEAD);
+            let c = c.unwrap();
+            let h = Header::parse(&chunk).unwrap();
+            if !h.is_memcpyed() && h.blocksize != blocksize.min(n as i32) {
+                repaired += 1;
+            }
+            let mut back = vec![0u8; n];
+            let got = Context::decompressor(DParams::default()).decompress(&chunk[..c], &mut back);
+            assert_eq!(got, Ok(n), "{cp:?}");
+            assert!(back == src, "{cp:?}");
+            if let Some(rf) = rf {
+                back.fill(0);
+                assert_eq!(rf.decompress(&chunk[..c], &mut back), Ok(n), "{cp:?}");
+                assert!(back == src, "reference, {cp:?}");
+            }
+        }
+    }
+    assert!(
+        repaired > 10,
+        "only {repaired} chunks needed a repaired blocksize"
+    );
+}
