@@ -38,6 +38,13 @@ typedef struct {
 } expect_t;
 
 #define OK(flags, ts, bs, delta, shuffle, codec) {1, flags, ts, bs, delta, shuffle, codec}
+/* BLOSC_BLOCKSIZE=1001 with typesize 4: the blocks use 1000. The reference's header still
+ * says 1001, and it then cannot decode its own chunk; ours says 1000 and decodes it. */
+#ifdef BLOSC2_VARIANT_OURS
+#define SPLIT_ITEMS_BS 1000
+#else
+#define SPLIT_ITEMS_BS 1001
+#endif
 #define BASE OK(0x05, 4, 262144, 0, 1, 0)
 #define ERR(code) {code, 0, 0, 0, 0, 0, 0}
 
@@ -119,8 +126,8 @@ static const case_t k_cases[] = {
     {"BLOSC_COMPRESSOR", "ndlz", BASE, ERR(0), 1, -1, -1, -1, -1, -1, -1, NULL, 0, 0, 1},
     {"BLOSC_BLOCKSIZE", "16384", OK(0x05, 4, 16384, 0, 1, 0), OK(0x05, 4, 16384, 0, 1, 0), 0, 0, 5,
      4, 1, 16384, 4, NULL, 0, 16384, 1},
-    {"BLOSC_BLOCKSIZE", "1001", OK(0x05, 4, 1001, 0, 1, 0), OK(0x05, 4, 1001, 0, 1, 0), 0, 0, 5, 4,
-     1, 1000, 4, NULL, 0, 1001, 1},
+    {"BLOSC_BLOCKSIZE", "1001", OK(0x05, 4, SPLIT_ITEMS_BS, 0, 1, 0),
+     OK(0x05, 4, SPLIT_ITEMS_BS, 0, 1, 0), 0, 0, 5, 4, 1, 1000, 4, NULL, 0, 1001, 1},
     {"BLOSC_BLOCKSIZE", "0", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
     {"BLOSC_NTHREADS", "3", BASE, BASE, 0, 0, 5, 4, 3, 262144, 4, NULL, 0, 0, 3},
     {"BLOSC_NTHREADS", "-2", BASE, BASE, 0, 0, 5, 4, 1, 262144, 4, NULL, 0, 0, 1},
