@@ -1,0 +1,50 @@
+//! Compression parameters and data from the input: whatever compresses must decompress to
+//! the same bytes, with one thread and with two, and both thread counts must give the same
+//! chunk.
+#![no_main]
+
+use blosc2::constants::MAX_OVERHEAD;
+use blosc2::{CParams, Context, DParams};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((knobs, src)) = data.split_first_chunk::<4>() else {
+        return;
+    };
+    let [codec, level, filter, typesize] = *knobs;
+    let mut filters = [0u8; 6];
+    filters[5] = filter % 5; // none, shuffle, bitshuffle, delta, trunc_prec
+    let cp = CParams {
+        compcode: codec % 5,
+        clevel: level % 10,
+        typesize: i32::from(typesize % 16) + 1,
+        splitmode: i32::from(level >> 4) % 4 + 1,
+        blocksize: if level & 0x80 != 0 {
+            (i32::from(typesize >> 4) + 1) * 1024
+        } else {
+            0
+        },
+        filters,
+        filters_meta: [0, 0, 0, 0, 0, 23],
+        ..CParams::default()
+    };
+    let mut chunks = Vec::new();
+    for nthreads in [1, 2] {
+        let mut dst = vec![0u8; src.len() + MAX_OVERHEAD];
+        let n = Context::compressor(CParams { nthreads, ..cp }).compress(src, &mut dst);
+        let Ok(n) = n else { return };
+        dst.truncate(n);
+        chunks.push(dst);
+    }
+    assert_eq!(chunks[0], chunks[1], "chunk depends on the thread count");
+    let lossy = filters[5] == 4;
+    for nthreads in [1, 2] {
+        let mut out = vec![0u8; src.len()];
+        let mut ctx = Context::decompressor(DParams {
+            nthreads,
+            ..DParams::default()
+        });
+        assert_eq!(ctx.decompress(&chunks[0], &mut out), Ok(src.len()));
+        assert!(lossy || out == src, "round trip changed the data");
+    }
+});
