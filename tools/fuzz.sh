@@ -36,7 +36,7 @@ for target in "${targets[@]}"; do
   echo "==> $target for ${seconds}s"
   # Leak checks are off: the worker threads of dropped thread pools still hold their few
   # allocations when the process exits, which LeakSanitizer reports.
-  cargo +nightly fuzz run -O "$target" "corpus/$target" -- \
+  ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" cargo +nightly fuzz run -O "$target" "corpus/$target" -- \
     -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=1048576 -print_final_stats=1 \
     -detect_leaks=0 \
     2>&1 | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==|SUMMARY|Test unit written|thread .* panicked)' ||
