@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let mut filters = [0u8; 6];
     filters[5] = filter % 5; // none, shuffle, bitshuffle, delta, trunc_prec
     let cp = CParams {
-        compcode: codec % 5,
+        compcode: [0, 1, 2, 4, 5][usize::from(codec % 5)], // blosclz, lz4, lz4hc, zlib, zstd
         clevel: level % 10,
         typesize: i32::from(typesize % 16) + 1,
         splitmode: i32::from(level >> 4) % 4 + 1,
