@@ -1,8 +1,8 @@
-# Setup shared by the CTest sub-suites (ctest/frames, ctest/chunkapi), included right after
-# their project() line. Configured on its own, a sub-suite gets here the cache variables and
-# checks that ctest/CMakeLists.txt otherwise provides; either way it gets the imported target
-# blosc2_under_test, BLOSC2_VARIANT_LIBDIR (the directory of the library under test) and
-# blosc2_variant_test().
+# Setup shared by the CTest suite (ctest/CMakeLists.txt) and its sub-suites (ctest/frames,
+# ctest/chunkapi), included right after their project() line. Configured on its own (the
+# top-level suite, or a sub-suite alone), a suite gets here the cache variables, their checks
+# and defaults; every suite gets the imported target blosc2_under_test,
+# BLOSC2_VARIANT_LIBDIR (the directory of the library under test) and blosc2_variant_test().
 if(CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
   set(BLOSC2_VARIANT "ours" CACHE STRING "Library variant under test: ours or reference")
   set(BLOSC2_INCLUDE_DIR "" CACHE PATH "Include directory of the variant under test")
