@@ -21,6 +21,8 @@ pub mod io;
 pub mod registry;
 pub mod schunk;
 pub mod special;
+#[cfg(test)]
+mod testref;
 pub mod threads;
 
 pub use context::{CParams, Context, DParams};
