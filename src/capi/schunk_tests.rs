@@ -3,7 +3,6 @@
 //! fields must follow every operation.
 
 use std::ffi::{c_char, c_int, c_void, CString};
-use std::path::PathBuf;
 
 use super::io::blosc2_get_io_cb;
 use super::meta::{blosc2_meta_add, blosc2_vlmeta_add, blosc2_vlmeta_get};
@@ -14,6 +13,7 @@ use super::schunk_ops::{
     blosc2_schunk_fill_special,
 };
 use super::types::{blosc2_cparams, blosc2_schunk, blosc2_storage};
+use crate::testref::TempPath;
 
 type Sc = *mut blosc2_schunk;
 
@@ -23,11 +23,8 @@ fn chunk_data(i: u32) -> Vec<u8> {
         .collect()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("b2oxide-capi-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    let _ = std::fs::remove_file(&p);
-    p
+fn tmp(name: &str) -> TempPath {
+    TempPath::new(&format!("capi-{name}"))
 }
 
 fn cparams() -> blosc2_cparams {
@@ -125,7 +122,7 @@ fn our_frames_read_in_the_reference() {
     };
     super::global::blosc2_init();
     for (name, contiguous) in [("ours.b2frame", true), ("ours-sparse.b2frame", false)] {
-        let path = CString::new(tmp(name).to_string_lossy().into_owned()).expect("path");
+        let path = tmp(name);
         // SAFETY: our own entry points with valid arguments.
         unsafe {
             let sc = build(
@@ -172,7 +169,7 @@ fn reference_frames_read_and_grow_in_ours() {
     };
     super::global::blosc2_init();
     for (name, contiguous) in [("theirs.b2frame", true), ("theirs-sparse.b2frame", false)] {
-        let path = CString::new(tmp(name).to_string_lossy().into_owned()).expect("path");
+        let path = tmp(name);
         // SAFETY: reference and our entry points with valid arguments.
         unsafe {
             let theirs = build(
@@ -205,7 +202,7 @@ fn special_fills_agree_with_the_reference() {
         return;
     };
     super::global::blosc2_init();
-    let path = CString::new(tmp("zeros.b2frame").to_string_lossy().into_owned()).expect("path");
+    let path = tmp("zeros.b2frame");
     // SAFETY: reference and our entry points with valid arguments.
     unsafe {
         let mut cp = cparams();

@@ -115,3 +115,42 @@ pub(crate) fn corpus() -> Option<PathBuf> {
     eprintln!("shared corpus opted out (BLOSC2_SKIP_CORPUS): corpus test not run");
     None
 }
+
+/// A unique temporary path for a test file or sparse-frame directory, removed (with its lock
+/// file) when dropped.
+pub(crate) struct TempPath(CString);
+
+impl TempPath {
+    /// `$TMPDIR/b2oxide-<pid>-<name>`, with anything already there removed.
+    pub(crate) fn new(name: &str) -> TempPath {
+        let p = std::env::temp_dir().join(format!("b2oxide-{}-{name}", std::process::id()));
+        let t = TempPath(CString::new(p.to_str().expect("UTF-8 path")).expect("no NUL"));
+        t.remove();
+        t
+    }
+
+    /// The path.
+    pub(crate) fn path(&self) -> &std::path::Path {
+        std::path::Path::new(self.0.to_str().expect("UTF-8 path"))
+    }
+
+    fn remove(&self) {
+        let p = self.path();
+        let _ = std::fs::remove_dir_all(p);
+        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_file(format!("{}.b2lock", p.display()));
+    }
+}
+
+impl std::ops::Deref for TempPath {
+    type Target = CString;
+    fn deref(&self) -> &CString {
+        &self.0
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}
