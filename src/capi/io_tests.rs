@@ -110,7 +110,9 @@ fn user_io_callbacks_carry_frames() {
         assert_eq!(blosc2_register_io_cb(&cb), -30);
         assert_eq!(blosc2_register_io_cb(std::ptr::null()), -12);
     }
-    assert_eq!(unsafe { (*blosc2_get_io_cb(201)).id }, 201);
+    // SAFETY: id 201 was registered above, so the pointer is to a live registry entry.
+    let registered = unsafe { (*blosc2_get_io_cb(201)).id };
+    assert_eq!(registered, 201);
     let p = path("udio.b2frame");
     let mut io = blosc2_io {
         id: 201,
