@@ -51,14 +51,9 @@ fn seeds() -> Vec<Vec<u8>> {
     v[32..40].copy_from_slice(&3.25f64.to_le_bytes());
     out.push(v);
     // A VL-block chunk of the corpus and a reference chunk with a zstd dictionary.
-    for dir in [
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"),
-        "/work/shared/corpus",
-    ] {
-        if let Ok(c) = std::fs::read(format!("{dir}/chunks/vl005_zstd_ts4_cl5_3blocks.cdata")) {
-            out.push(c);
-            break;
-        }
+    if let Some(corpus) = crate::testref::corpus() {
+        let vl = corpus.join("chunks/vl005_zstd_ts4_cl5_3blocks.cdata");
+        out.push(std::fs::read(vl).expect("the corpus VL chunk vl005"));
     }
     if let Some(rf) = refc::get() {
         let src = make("text", 30_000, 3);
