@@ -69,6 +69,21 @@ pub fn read_vec(stream: &mut dyn Stream, pos: u64, len: u64) -> Result<Vec<u8>> 
     Ok(v)
 }
 
+/// The prefix of a `file:` URL that urlpaths may carry.
+const FILE_URL_PREFIX: &[u8] = b"file:///";
+
+/// The local path a urlpath names: a leading `file:///` is dropped, exactly those eight
+/// bytes as in the reference (so `file:///data/x.b2frame` is the relative path
+/// `data/x.b2frame`); any other path is returned as it is.
+pub fn local_path(urlpath: &Path) -> &Path {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = urlpath.as_os_str().as_bytes();
+    match bytes.strip_prefix(FILE_URL_PREFIX) {
+        Some(rest) => Path::new(std::ffi::OsStr::from_bytes(rest)),
+        None => urlpath,
+    }
+}
+
 /// The default backend (plain files).
 pub fn default_io() -> Arc<dyn Io> {
     Arc::new(StdioIo)
