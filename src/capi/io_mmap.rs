@@ -374,7 +374,8 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_destroy(params: *mut c_void) -> c_int
             if m.addr.is_null() || m.file.is_null() {
                 rc = -1;
             } else {
-                if shared_rw && libc::msync(m.addr.cast(), m.file_size, libc::MS_SYNC) != 0 {
+                let synced = m.file_size.min(m.mapping_size);
+                if shared_rw && libc::msync(m.addr.cast(), synced, libc::MS_SYNC) != 0 {
                     rc = -1;
                 }
                 if libc::munmap(m.addr.cast(), m.mapping_size) != 0 {

@@ -76,12 +76,15 @@ unsafe fn file_of(stream: *mut c_void) -> Option<*mut libc::FILE> {
     (!s.file.is_null()).then_some(s.file)
 }
 
-/// `size * nitems` as a byte count, when both are non-negative and the product fits.
-fn byte_count(size: i64, nitems: i64) -> Option<usize> {
-    if size < 0 || nitems < 0 {
+/// `size * nitems` as a byte count, when both are non-negative, the product fits and the
+/// range from `position` does not overflow.
+fn byte_count(size: i64, nitems: i64, position: i64) -> Option<usize> {
+    if size < 0 || nitems < 0 || position < 0 {
         return None;
     }
-    usize::try_from(size.checked_mul(nitems)?).ok()
+    let n = size.checked_mul(nitems)?;
+    position.checked_add(n)?;
+    usize::try_from(n).ok()
 }
 
 /// Opens `urlpath` with `fopen` semantics; a malloc'd `blosc2_stdio_file*`, or NULL.
@@ -184,11 +187,14 @@ pub unsafe extern "C" fn blosc2_stdio_write(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        if ptr.is_null() || position < 0 {
+        if ptr.is_null() {
             return 0;
         }
         // SAFETY: forwarded caller guarantee.
-        let (Some(f), Some(_)) = (unsafe { file_of(stream) }, byte_count(size, nitems)) else {
+        let (Some(f), Some(_)) = (
+            unsafe { file_of(stream) },
+            byte_count(size, nitems, position),
+        ) else {
             return 0;
         };
         // SAFETY: `f` is open; `ptr` holds `size * nitems` bytes per the caller.
@@ -215,11 +221,14 @@ pub unsafe extern "C" fn blosc2_stdio_read(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        if ptr.is_null() || position < 0 {
+        if ptr.is_null() {
             return 0;
         }
         // SAFETY: forwarded caller guarantee.
-        let (Some(f), Some(n)) = (unsafe { file_of(stream) }, byte_count(size, nitems)) else {
+        let (Some(f), Some(n)) = (
+            unsafe { file_of(stream) },
+            byte_count(size, nitems, position),
+        ) else {
             return 0;
         };
         // SAFETY: as documented: `*ptr` is the caller's buffer of `n` bytes.

@@ -34,7 +34,8 @@ pub trait Stream: Send {
     fn size(&mut self) -> Result<u64>;
     /// Fills `buf` with the bytes at `pos`; an error when fewer bytes are available.
     fn read_at(&mut self, pos: u64, buf: &mut [u8]) -> Result<()>;
-    /// Writes `data` at `pos`, growing the stream as needed.
+    /// Writes `data` at `pos`, growing the stream as needed (writing nothing changes
+    /// nothing).
     fn write_at(&mut self, pos: u64, data: &[u8]) -> Result<()>;
     /// Sets the size of the stream.
     fn truncate(&mut self, len: u64) -> Result<()>;
