@@ -12,7 +12,7 @@ cd "$root/fuzz"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(chunk_decode frame_read roundtrip schunk_ops)
+[ ${#targets[@]} -gt 0 ] || targets=(chunk_decode frame_read roundtrip schunk_ops io_backends)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked
@@ -35,7 +35,7 @@ seed() { # seed TARGET PATTERN DIR...
 }
 seed chunk_decode '*.cdata' chunks blosc1 compat
 seed frame_read '*.b2frame' frames sframes compat
-mkdir -p corpus/roundtrip
+mkdir -p corpus/roundtrip corpus/io_backends
 
 status=0
 for target in "${targets[@]}"; do
