@@ -168,7 +168,14 @@ fn locate() -> PathBuf {
         Ok(dir) => vec![dir],
         Err(why) => {
             tried.push(format!("`cargo metadata`: {why}"));
-            sibling_carriers()
+            let siblings = sibling_carriers();
+            if siblings.is_empty() {
+                tried.push(format!(
+                    "no {CARRIER} directory next to {}",
+                    manifest_dir().display()
+                ));
+            }
+            siblings
         }
     };
     for carrier in candidates {
@@ -179,15 +186,11 @@ fn locate() -> PathBuf {
         }
     }
     fail(&format!(
-        "no zlib-ng {ZLIB_NG_VERSION} source found in the {CARRIER} {CARRIER_VERSION} crate.\n\
-         Tried:\n  - {}\n\
-         Run `cargo fetch` (with network) so that cargo downloads {CARRIER}, or set \
-         {SOURCE_VAR} to a zlib-ng {ZLIB_NG_VERSION} source directory.",
-        if tried.is_empty() {
-            format!("the directories next to {}", manifest_dir().display())
-        } else {
-            tried.join("\n  - ")
-        }
+        "no zlib-ng {ZLIB_NG_VERSION} source found in the {CARRIER} {CARRIER_VERSION} crate \
+         (a build-dependency that only carries it).\nTried:\n  - {}\n\
+         Let cargo fetch {CARRIER} (`cargo fetch`), or set {SOURCE_VAR} to a zlib-ng \
+         {ZLIB_NG_VERSION} source directory.",
+        tried.join("\n  - ")
     ))
 }
 
@@ -226,7 +229,8 @@ fn carrier_from_metadata() -> Result<PathBuf, String> {
         .output()
         .map_err(|e| format!("cannot run it: {e}"))?;
     if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("{}: {}", output.status, stderr.trim()));
     }
     let metadata: serde_json::Value =
         serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
@@ -245,15 +249,11 @@ fn sibling_carriers() -> Vec<PathBuf> {
     let Some(parent) = manifest_dir().parent().map(Path::to_path_buf) else {
         return Vec::new();
     };
-    [
-        format!("{CARRIER}-{CARRIER_VERSION}"),
-        format!("{CARRIER}@{CARRIER_VERSION}"),
-        CARRIER.to_string(),
-    ]
-    .iter()
-    .map(|name| parent.join(name))
-    .filter(|dir| dir.is_dir())
-    .collect()
+    [format!("{CARRIER}-{CARRIER_VERSION}"), CARRIER.to_string()]
+        .iter()
+        .map(|name| parent.join(name))
+        .filter(|dir| dir.is_dir())
+        .collect()
 }
 
 /// Checks that `dir` holds the zlib-ng sources of the reference's version.
