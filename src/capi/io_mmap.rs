@@ -334,14 +334,12 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_truncate(stream: *mut c_void, size: i
             return 0;
         }
         if m.is_memory_only {
-            if target > m.file_size && !m.addr.is_null() {
-                let upto = target.min(m.mapping_size);
-                if upto > m.file_size {
-                    // SAFETY: `file_size..upto` lies inside the writable anonymous mapping.
-                    unsafe {
-                        std::ptr::write_bytes(m.addr.add(m.file_size), 0, upto - m.file_size)
-                    };
-                }
+            // Bytes past the end stay zero, as a shared file mapping keeps them, so a later
+            // growth shows zeros and not what was cut off.
+            let upto = m.file_size.min(m.mapping_size);
+            if target < upto && !m.addr.is_null() {
+                // SAFETY: `target..upto` lies inside the writable anonymous mapping.
+                unsafe { std::ptr::write_bytes(m.addr.add(target), 0, upto - target) };
             }
         } else if m.file.is_null()
             // SAFETY: `fd` is the open descriptor of the block's file.
