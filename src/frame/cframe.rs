@@ -1,17 +1,18 @@
 //! Contiguous frames: header, chunks, index and trailer in one stream (a buffer or a
 //! file, possibly at an offset inside a larger file).
 //!
-//! Writes to a file-backed frame never touch bytes the committed state points to: new
-//! chunks go to free space past the committed trailer (or into the space the previous
-//! index and trailer left), then the new index and trailer are written after them, and the
-//! header, rewritten last, commits the new state. A reader therefore sees the old or the
-//! new frame, and an interrupted write leaves the old one intact.
+//! The layout is the reference's: chunks packed in the chunk section, each new chunk
+//! written where the index began, then the index and the trailer. A frame file given an
+//! undo path (plain files) saves the bytes a change overwrites first (see [`super::undo`]),
+//! so a change cut short by a crash is undone at the next access.
 
 use std::borrow::Cow;
+use std::path::PathBuf;
 
 use super::header::{FrameHeader, HEADER_MINLEN, TYPE_CONTIGUOUS};
 use super::offsets;
 use super::trailer::{self, TRAILER_MINLEN};
+use super::undo::Undo;
 use super::Meta;
 use crate::constants::EXTENDED_HEADER_LENGTH;
 use crate::error::{Error, Result};
@@ -37,12 +38,13 @@ pub struct CFrame {
     header_len: u64,
     /// Length of the committed chunk section.
     chunks_len: u64,
-    /// Where the next chunk goes (relative to the end of the header).
-    next: u64,
-    /// Free space inside the next chunk section that no committed state references.
-    gap: (u64, u64),
+    /// Length of the chunk section with the chunks written since the last commit.
+    section: u64,
     frame_len: u64,
-    crash_safe: bool,
+    /// The frame file, for frames that keep an undo record while they change.
+    undo_path: Option<PathBuf>,
+    /// The undo record of the change in progress.
+    undo: Option<Undo>,
     /// False for a frame followed by another frame in its file (it must not grow over it).
     writable: bool,
 }
@@ -163,26 +165,22 @@ fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
 
 impl CFrame {
     /// A new, empty frame on `stream` at `base` (the caller commits it).
-    pub fn create(stream: Box<dyn Stream>, base: u64, crash_safe: bool) -> CFrame {
+    pub fn create(stream: Box<dyn Stream>, base: u64) -> CFrame {
         CFrame {
             stream,
             base,
             header_len: 0,
             chunks_len: 0,
-            next: 0,
-            gap: (0, 0),
+            section: 0,
             frame_len: 0,
-            crash_safe,
+            undo_path: None,
+            undo: None,
             writable: true,
         }
     }
 
     /// Opens the frame at `base` in `stream`.
-    pub fn open(
-        mut stream: Box<dyn Stream>,
-        base: u64,
-        crash_safe: bool,
-    ) -> Result<(CFrame, Opened)> {
+    pub fn open(mut stream: Box<dyn Stream>, base: u64) -> Result<(CFrame, Opened)> {
         let size = stream.size()?;
         let (opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
         let chunks_len = opened.header.cbytes as u64;
@@ -208,15 +206,19 @@ impl CFrame {
             base,
             header_len,
             chunks_len,
-            next: chunks_len,
-            gap: (0, 0),
+            section: chunks_len,
             frame_len,
-            crash_safe,
+            undo_path: None,
+            undo: None,
             writable: true,
         };
         f.writable = !f.followed_by_frame(size);
-        f.after_commit((0, 0));
         Ok((f, opened))
+    }
+
+    /// Makes every change keep an undo record next to the frame file `path`.
+    pub fn keep_undo(&mut self, path: PathBuf) {
+        self.undo_path = Some(path);
     }
 
     /// Whether another frame starts right after this one (as `append_file` leaves them).
@@ -230,19 +232,6 @@ impl CFrame {
             && head[0] == 0x9e
             && head[1] == 0xa8
             && &head[2..] == super::header::MAGIC
-    }
-
-    /// Sets where the next chunks go once a state is committed. In crash-safe mode that is
-    /// past the committed trailer, and `freed` (where the index and trailer of the state
-    /// before lay, now referenced by nothing) may take chunks that fit.
-    fn after_commit(&mut self, freed: (u64, u64)) {
-        if self.crash_safe {
-            self.next = self.frame_len - self.header_len;
-            self.gap = freed;
-        } else {
-            self.next = self.chunks_len;
-            self.gap = (0, 0);
-        }
     }
 
     /// The committed frame length.
@@ -296,7 +285,7 @@ impl CFrame {
     /// Position in the stream of the stored chunk at `offset` and the bytes the chunk
     /// section holds from there (at least a short header's worth).
     fn chunk_extent(&self, offset: u64) -> Result<(u64, u64)> {
-        let limit = self.chunks_len.max(self.next);
+        let limit = self.chunks_len.max(self.section);
         let avail = limit.checked_sub(offset).ok_or(Error::ReadBuffer)?;
         if avail < 16 {
             return Err(Error::ReadBuffer);
@@ -347,49 +336,105 @@ impl CFrame {
         self.stream.read_at(pos, buf)
     }
 
-    /// Writes a chunk into free space; returns its offset for the index.
+    /// Saves, in the undo record of the change in progress (started when needed), the
+    /// committed bytes from stream position `pos` on before they are overwritten.
+    fn cover(&mut self, pos: u64) -> Result<()> {
+        let Some(path) = &self.undo_path else {
+            return Ok(());
+        };
+        if self.undo.is_none() {
+            let hlen = if self.frame_len == 0 {
+                0
+            } else {
+                self.header_len
+            };
+            self.undo = Some(Undo::start(path, self.stream.as_mut(), self.base, hlen)?);
+        }
+        match &mut self.undo {
+            Some(u) => u.cover(self.stream.as_mut(), pos),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes `data` at `offset` of the chunk section, saving what it overwrites first.
+    fn write_section(&mut self, offset: u64, data: &[u8]) -> Result<()> {
+        let pos = self.base + self.header_len + offset;
+        self.cover(pos)?;
+        self.stream.write_at(pos, data)
+    }
+
+    /// Writes a chunk at the end of the chunk section; returns its offset for the index.
     pub fn store_chunk(&mut self, chunk: &[u8]) -> Result<u64> {
         if !self.writable {
             return Err(Error::FileWrite);
         }
-        let len = chunk.len() as u64;
-        let at = if len <= self.gap.1 {
-            let at = self.gap.0;
-            self.gap = (at + len, self.gap.1 - len);
-            at
-        } else {
-            let at = self.next;
-            self.next += len;
-            at
-        };
-        self.stream
-            .write_at(self.base + self.header_len + at, chunk)?;
+        let at = self.section;
+        self.write_section(at, chunk)?;
+        self.section += chunk.len() as u64;
         Ok(at)
     }
 
-    /// Whether committing a header of `len` bytes needs the frame rewritten.
-    pub fn header_len_changes(&self, len: u64) -> bool {
-        self.frame_len != 0 && len != self.header_len
+    /// Replaces the stored chunk of `old_len` bytes at `old` by `chunk` (or removes it when
+    /// `None`), moving the chunks after it; returns the shift of the offsets after `old`.
+    pub fn replace_chunk(&mut self, old: u64, old_len: u64, chunk: Option<&[u8]>) -> Result<i64> {
+        if !self.writable {
+            return Err(Error::FileWrite);
+        }
+        let new_len = chunk.map_or(0, |c| c.len() as u64);
+        let tail_src = old.checked_add(old_len).ok_or(Error::Data)?;
+        if tail_src > self.section {
+            return Err(Error::Data);
+        }
+        let tail_len = self.section - tail_src;
+        let tail_dst = old + new_len;
+        if tail_len > 0 && tail_src != tail_dst {
+            let n = usize::try_from(tail_len).map_err(|_| Error::MemoryAlloc)?;
+            let mut tail = Vec::new();
+            tail.try_reserve_exact(n).map_err(|_| Error::MemoryAlloc)?;
+            tail.resize(n, 0);
+            let at = self.base + self.header_len;
+            self.stream.read_at(at + tail_src, &mut tail)?;
+            self.cover(at + old)?;
+            self.write_section(tail_dst, &tail)?;
+        }
+        if let Some(c) = chunk {
+            self.write_section(old, c)?;
+        }
+        self.section = self.section - old_len + new_len;
+        Ok(new_len as i64 - old_len as i64)
     }
 
-    /// Forgets everything committed so the frame can be written again from scratch.
-    pub fn reset(&mut self) -> Result<()> {
-        self.stream.truncate(self.base)?;
-        self.header_len = 0;
-        self.chunks_len = 0;
-        self.next = 0;
-        self.gap = (0, 0);
-        self.frame_len = 0;
-        Ok(())
+    /// Whether a header of `len` bytes can be committed: as long as the present one, or
+    /// any length while the chunk section is empty.
+    pub fn header_fits(&self, len: u64) -> bool {
+        self.frame_len == 0 || self.section == 0 || len == self.header_len
     }
 
-    /// Fixes the header length of a reset frame before its chunks are stored again.
+    /// The length of the chunk section, with the chunks written since the last commit.
+    pub fn section_len(&self) -> u64 {
+        self.section
+    }
+
+    /// Fixes the header length of a new frame before its chunks are stored.
     pub fn start(&mut self, header_len: u64) {
         self.header_len = header_len;
     }
 
     /// Writes the index, trailer and header, committing the new state.
     pub fn commit(&mut self, mut header: FrameHeader, offs: &[i64], vlmeta: &[Meta]) -> Result<()> {
+        let r = self.commit_inner(&mut header, offs, vlmeta);
+        if r.is_err() {
+            self.abort();
+        }
+        r
+    }
+
+    fn commit_inner(
+        &mut self,
+        header: &mut FrameHeader,
+        offs: &[i64],
+        vlmeta: &[Meta],
+    ) -> Result<()> {
         if !self.writable {
             return Err(Error::FileWrite);
         }
@@ -400,36 +445,44 @@ impl CFrame {
         };
         let trailer = trailer::encode(vlmeta)?;
         header.frame_type = TYPE_CONTIGUOUS;
-        header.cbytes = i64::try_from(self.next).map_err(|_| Error::Data)?;
-        let probe = header.encode()?;
-        let hlen = probe.len() as u64;
-        if self.frame_len == 0 && self.next == 0 {
-            self.header_len = hlen;
-        } else if hlen != self.header_len {
+        header.cbytes = i64::try_from(self.section).map_err(|_| Error::Data)?;
+        let hlen = header.encode()?.len() as u64;
+        if !self.header_fits(hlen) {
             return Err(Error::InvalidParam);
         }
-        let frame_len = hlen + self.next + index.len() as u64 + trailer.len() as u64;
+        if hlen != self.header_len {
+            self.cover(self.base)?;
+            self.header_len = hlen;
+        }
+        let frame_len = hlen + self.section + index.len() as u64 + trailer.len() as u64;
         header.frame_len = frame_len;
         let bytes = header.encode()?;
-        let idx_pos = self.base + hlen + self.next;
-        self.stream.write_at(idx_pos, &index)?;
-        self.stream
-            .write_at(idx_pos + index.len() as u64, &trailer)?;
+        let idx_at = self.section;
+        self.write_section(idx_at, &index)?;
+        self.write_section(idx_at + index.len() as u64, &trailer)?;
+        self.cover(self.base)?;
         self.stream.write_at(self.base, &bytes)?;
         let end = self.base + frame_len;
         if self.base == 0 && self.stream.size()? > end {
             self.stream.truncate(end)?;
         }
-        let freed = if self.frame_len == 0 {
-            (0, 0)
-        } else {
-            let used = self.frame_len - self.header_len;
-            (self.chunks_len, used - self.chunks_len)
-        };
-        self.chunks_len = self.next;
+        if let Some(u) = self.undo.take() {
+            u.finish()?;
+        }
+        self.chunks_len = self.section;
         self.frame_len = frame_len;
-        self.after_commit(freed);
         Ok(())
+    }
+
+    /// Gives up the change in progress: the frame goes back to its committed state.
+    pub fn abort(&mut self) {
+        if let Some(u) = self.undo.take() {
+            // A failed roll-back leaves the record for the next access to apply.
+            let _ = u.roll_back(self.stream.as_mut());
+        }
+        if self.frame_len != 0 {
+            self.section = self.chunks_len;
+        }
     }
 
     /// Lets an in-memory buffer outlive this frame (see [`crate::io::FrameBuffer::set_keep`]).

@@ -262,6 +262,36 @@ impl SuperChunk {
         }
     }
 
+    /// For a stored chunk of a contiguous frame: writes its replacement where it lies (a
+    /// special replacement removes it), moving the chunks after it and their offsets, as
+    /// the reference does; returns the new index entry and stored size. `None` elsewhere.
+    fn replace_in_place(
+        &mut self,
+        at: usize,
+        old_len: i64,
+        h: &Header,
+        chunk: &[u8],
+    ) -> Option<Result<(Option<i64>, i64)>> {
+        let special = special_kind(h).filter(|_| self.chunksize > 0);
+        let Store::Frame(Frame::Contiguous(f), offs) = &mut self.store else {
+            return None;
+        };
+        let old = u64::try_from(offs[at]).ok()?;
+        let new = special.is_none().then_some(chunk);
+        let r = f.replace_chunk(old, old_len as u64, new).map(|delta| {
+            for (i, o) in offs.iter_mut().enumerate() {
+                if i != at && *o >= 0 && *o as u64 > old {
+                    *o += delta;
+                }
+            }
+            match special {
+                Some(kind) => (Some(offsets::special_offset(kind)), 0),
+                None => (Some(old as i64), i64::from(h.cbytes)),
+            }
+        });
+        Some(r)
+    }
+
     /// The compressed size an index entry accounts for.
     fn stored_cbytes(&mut self, n: usize) -> Result<i64> {
         if let Store::Frame(_, offs) = &self.store {
@@ -296,7 +326,8 @@ impl SuperChunk {
         let saved = (self.chunksize, self.nbytes, self.cbytes, self.vl_blocks);
         let r = f(self);
         if r.is_err() {
-            if let (Store::Frame(_, o), Some(old)) = (&mut self.store, offsets) {
+            if let (Store::Frame(frame, o), Some(old)) = (&mut self.store, offsets) {
+                frame.abort();
                 *o = old;
             }
             (self.chunksize, self.nbytes, self.cbytes, self.vl_blocks) = saved;
@@ -377,13 +408,16 @@ impl SuperChunk {
         let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         self.fit_chunksize(h.nbytes, n, Op::Update)?;
-        let (entry, cb) = self
-            .place(&h, chunk)
-            .map_err(|e| write_error(e, Error::ChunkUpdate))?;
+        let (entry, cb) = match self.replace_in_place(at, old_cbytes, &h, chunk) {
+            Some(r) => r.map_err(|e| write_error(e, Error::ChunkUpdate))?,
+            None => self
+                .place(&h, chunk)
+                .map_err(|e| write_error(e, Error::ChunkUpdate))?,
+        };
         match (&mut self.store, entry) {
             (Store::Memory(v), _) => v[at] = chunk.to_vec(),
             (Store::Frame(f, offs), Some(e)) => {
-                if offs[at] >= 0 {
+                if offs[at] >= 0 && !f.is_contiguous() {
                     f.release(offs[at] as u64);
                 }
                 offs[at] = e;

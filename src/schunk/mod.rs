@@ -216,51 +216,21 @@ impl SuperChunk {
         }
     }
 
-    /// Writes the current state to the frame, if any.
+    /// Writes the current state to the frame, if any. Contiguous frames account the
+    /// whole chunk section as compressed bytes, as the reference does.
     pub(crate) fn commit(&mut self) -> Result<()> {
         self.tick += 1;
         let header = self.frame_header();
-        let needs_rewrite = match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) => {
-                f.header_len_changes(header.encode()?.len() as u64)
-            }
-            _ => false,
-        };
-        if needs_rewrite {
-            return self.rewrite_contiguous(header);
-        }
         let vlmeta = &self.vlmetalayers;
         match &mut self.store {
             Store::Frame(f, offsets) => f.commit(header, offsets, vlmeta)?,
             Store::Memory(_) => return Ok(()),
         }
-        if self.needs_compaction() {
-            self.compact_file()?;
+        if let Store::Frame(Frame::Contiguous(f), _) = &self.store {
+            self.cbytes = i64::try_from(f.chunks_len()).map_err(|_| Error::Data)?;
         }
         self.stamp = self.disk_stamp();
         Ok(())
-    }
-
-    /// Writes a contiguous frame again from scratch (its header changed size).
-    fn rewrite_contiguous(&mut self, header: FrameHeader) -> Result<()> {
-        let Store::Frame(Frame::Contiguous(f), offsets) = &mut self.store else {
-            return Err(Error::Failure);
-        };
-        let mut chunks = Vec::with_capacity(offsets.len());
-        for &o in offsets.iter() {
-            chunks.push(match crate::frame::offsets::slot(o)? {
-                crate::frame::offsets::Slot::Stored(at) => Some(f.read_chunk(at)?.into_owned()),
-                crate::frame::offsets::Slot::Special(_) => None,
-            });
-        }
-        f.reset()?;
-        f.start(header.encode()?.len() as u64);
-        for (o, c) in offsets.iter_mut().zip(chunks) {
-            if let Some(c) = c {
-                *o = f.store_chunk(&c)? as i64;
-            }
-        }
-        f.commit(header, offsets, &self.vlmetalayers)
     }
 }
 

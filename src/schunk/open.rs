@@ -9,6 +9,12 @@ use crate::error::{Error, Result};
 use crate::frame::{CFrame, Frame, Opened, SFrame};
 use crate::io::{FrameBuffer, Io, MemoryStream, OpenMode};
 
+/// Whether frame files of backend `io` keep an undo record while they change (plain files
+/// of the default backend).
+pub(crate) fn keeps_undo(io: &Arc<dyn Io>) -> bool {
+    io.id() == crate::io::IO_FILESYSTEM
+}
+
 /// The empty store a new super-chunk starts with.
 pub(super) fn create_store(storage: &Storage) -> Result<Store> {
     match (&storage.urlpath, storage.contiguous) {
@@ -21,7 +27,7 @@ pub(super) fn create_store(storage: &Storage) -> Result<Store> {
             };
             let stream = Box::new(MemoryStream::new(buf));
             Ok(Store::Frame(
-                Frame::Contiguous(CFrame::create(stream, 0, false)),
+                Frame::Contiguous(CFrame::create(stream, 0)),
                 Vec::new(),
             ))
         }
@@ -31,10 +37,11 @@ pub(super) fn create_store(storage: &Storage) -> Result<Store> {
                 std::fs::remove_dir_all(path).map_err(|_| Error::FileRemove)?;
             }
             let stream = io.open(path, OpenMode::Create)?;
-            Ok(Store::Frame(
-                Frame::Contiguous(CFrame::create(stream, 0, true)),
-                Vec::new(),
-            ))
+            let mut f = CFrame::create(stream, 0);
+            if keeps_undo(&io) {
+                f.keep_undo(path.clone());
+            }
+            Ok(Store::Frame(Frame::Contiguous(f), Vec::new()))
         }
         (Some(path), false) => {
             let io = storage.backend()?;
@@ -108,10 +115,16 @@ impl SuperChunk {
             let (f, opened) = SFrame::open(path, io)?;
             return SuperChunk::from_opened(Frame::Sparse(f), opened, storage);
         }
+        if keeps_undo(&io) {
+            crate::frame::undo::recover(path)?;
+        }
         let stream = io
             .open(path, OpenMode::ReadWrite)
             .or_else(|_| io.open(path, OpenMode::Read))?;
-        let (f, opened) = CFrame::open(stream, offset, true)?;
+        let (mut f, opened) = CFrame::open(stream, offset)?;
+        if keeps_undo(&io) {
+            f.keep_undo(path.to_path_buf());
+        }
         SuperChunk::from_opened(Frame::Contiguous(f), opened, storage)
     }
 
@@ -121,7 +134,7 @@ impl SuperChunk {
             return Err(Error::ReadBuffer);
         }
         let stream = Box::new(MemoryStream::new(buffer));
-        let (f, opened) = CFrame::open(stream, 0, false)?;
+        let (f, opened) = CFrame::open(stream, 0)?;
         let storage = Storage {
             contiguous: true,
             ..Storage::default()
