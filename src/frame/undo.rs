@@ -131,9 +131,12 @@ impl Undo {
     }
 }
 
+/// Saved extents: position and old bytes.
+type Saved<'a> = Vec<(u64, &'a [u8])>;
+
 /// The saved extents and old size in the bytes of an undo record; `None` when it is not
 /// one (records cut short end the list).
-fn parse(bytes: &[u8]) -> Option<(u64, Vec<(u64, &[u8])>)> {
+fn parse(bytes: &[u8]) -> Option<(u64, Saved<'_>)> {
     let head = bytes.get(..16)?;
     if &head[..8] != MAGIC {
         return None;
