@@ -72,6 +72,9 @@ pub struct SuperChunk {
     pub(crate) stamp: Option<(u64, Vec<u8>)>,
     /// Bumped whenever a re-read replaced the state with another handle's changes.
     pub(crate) generation: u64,
+    /// Whether frame headers carry the fixed thread counts of a copy (0 and 1) instead of
+    /// the contexts' (the reference's `blosc2_schunk_copy`).
+    pub(crate) copy_threads: bool,
 }
 
 impl SuperChunk {
@@ -92,6 +95,7 @@ impl SuperChunk {
             tick: 0,
             stamp: None,
             generation: 0,
+            copy_threads: false,
         }
     }
 
@@ -205,8 +209,16 @@ impl SuperChunk {
             typesize: self.cparams.typesize,
             blocksize: self.cparams.blocksize,
             chunksize: self.chunksize,
-            nthreads_c: self.cparams.nthreads,
-            nthreads_d: self.dparams.nthreads,
+            nthreads_c: if self.copy_threads {
+                0
+            } else {
+                self.cparams.nthreads
+            },
+            nthreads_d: if self.copy_threads {
+                1
+            } else {
+                self.dparams.nthreads
+            },
             has_vlmeta: !self.vlmetalayers.is_empty(),
             filters: self.cparams.filters,
             filters_meta: self.cparams.filters_meta,

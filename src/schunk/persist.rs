@@ -43,13 +43,13 @@ impl SuperChunk {
 
     /// The header of a frame built anew from this super-chunk's chunks (`to_buffer`,
     /// `to_file` and `append_file` of anything but an in-memory frame): the reference
-    /// writes fixed thread counts there and, for an automatic block size, the last chunk's.
+    /// writes fixed thread counts there and the block size of the last chunk.
     fn copy_header(&mut self) -> Result<crate::frame::FrameHeader> {
         let mut h = self.frame_header();
         h.nthreads_c = 0;
         h.nthreads_d = 1;
         let n = self.nchunks();
-        if h.blocksize == 0 && n > 0 {
+        if n > 0 {
             h.blocksize = crate::chunk::Header::parse(&self.stored(n - 1)?)?.blocksize;
         }
         Ok(h)
@@ -126,6 +126,7 @@ impl SuperChunk {
             storage.io = self.storage.io.clone();
         }
         let mut out = SuperChunk::new(storage).map_err(|_| Error::SchunkCopy)?;
+        out.copy_threads = true;
         out.chunksize = -1;
         out.metalayers = self.metalayers.clone();
         out.vlmetalayers = self.vlmetalayers.clone();
