@@ -108,6 +108,28 @@ impl SFrame {
         Ok(id)
     }
 
+    /// Numbers the next new chunk file after the highest one `offs` references, as the
+    /// reference does.
+    pub fn number_after(&mut self, offs: &[i64]) {
+        self.next_id = offs.iter().map(|&o| o + 1).max().unwrap_or(0).max(0) as u64;
+    }
+
+    /// Writes `chunk` over chunk file `id` (an update keeps the chunk's file, as the
+    /// reference does); on plain files the new content replaces the old one atomically.
+    pub fn overwrite_chunk(&mut self, id: u64, chunk: &[u8]) -> Result<()> {
+        let path = chunk_path(&self.dir, id);
+        if self.io.id() != crate::io::IO_FILESYSTEM {
+            let mut s = self.io.open(&path, OpenMode::Create)?;
+            return s.write_at(0, chunk);
+        }
+        let tmp = self.dir.join(format!("{id:08X}.chunk.tmp"));
+        {
+            let mut s = self.io.open(&tmp, OpenMode::Create)?;
+            s.write_at(0, chunk)?;
+        }
+        std::fs::rename(&tmp, &path).map_err(|_| Error::FileWrite)
+    }
+
     /// Marks chunk file `id` for removal once the next commit succeeded.
     pub fn release(&mut self, id: u64) {
         self.doomed.push(id);

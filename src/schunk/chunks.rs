@@ -255,9 +255,14 @@ impl SuperChunk {
         let special = special_kind(h).filter(|_| self.chunksize > 0);
         match &mut self.store {
             Store::Memory(_) => Ok((None, i64::from(h.cbytes))),
-            Store::Frame(f, _) => match special {
+            Store::Frame(f, offs) => match special {
                 Some(kind) => Ok((Some(offsets::special_offset(kind)), 0)),
-                None => Ok((Some(f.store_chunk(chunk)? as i64), i64::from(h.cbytes))),
+                None => {
+                    if let Frame::Sparse(sf) = f {
+                        sf.number_after(offs);
+                    }
+                    Ok((Some(f.store_chunk(chunk)? as i64), i64::from(h.cbytes)))
+                }
             },
         }
     }
@@ -273,6 +278,14 @@ impl SuperChunk {
         chunk: &[u8],
     ) -> Option<Result<(Option<i64>, i64)>> {
         let special = special_kind(h).filter(|_| self.chunksize > 0);
+        if let Store::Frame(Frame::Sparse(f), offs) = &mut self.store {
+            let old = u64::try_from(offs[at]).ok()?;
+            if special.is_some() {
+                return None;
+            }
+            let r = f.overwrite_chunk(old, chunk);
+            return Some(r.map(|()| (Some(old as i64), i64::from(h.cbytes))));
+        }
         let Store::Frame(Frame::Contiguous(f), offs) = &mut self.store else {
             return None;
         };
@@ -408,7 +421,8 @@ impl SuperChunk {
         let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         self.fit_chunksize(h.nbytes, n, Op::Update)?;
-        let (entry, cb) = match self.replace_in_place(at, old_cbytes, &h, chunk) {
+        let in_place = self.replace_in_place(at, old_cbytes, &h, chunk);
+        let (entry, cb) = match in_place {
             Some(r) => r.map_err(|e| write_error(e, Error::ChunkUpdate))?,
             None => self
                 .place(&h, chunk)
@@ -417,7 +431,7 @@ impl SuperChunk {
         match (&mut self.store, entry) {
             (Store::Memory(v), _) => v[at] = chunk.to_vec(),
             (Store::Frame(f, offs), Some(e)) => {
-                if offs[at] >= 0 && !f.is_contiguous() {
+                if offs[at] >= 0 && offs[at] != e && !f.is_contiguous() {
                     f.release(offs[at] as u64);
                 }
                 offs[at] = e;
