@@ -149,19 +149,51 @@ impl SFrame {
         let mut bytes = header.encode()?;
         bytes.extend_from_slice(&index);
         bytes.extend_from_slice(&trailer);
-        let tmp = self.dir.join(format!("{INDEX_FILE}.tmp"));
-        {
-            let mut s = self.io.open(&tmp, OpenMode::Create)?;
-            s.write_at(0, &bytes)?;
+        if self.io.id() == crate::io::IO_FILESYSTEM {
+            self.replace_index(&bytes)?;
+        } else {
+            self.write_index_through_backend(&bytes)?;
         }
-        std::fs::rename(&tmp, self.dir.join(INDEX_FILE)).map_err(|_| Error::FileWrite)?;
         self.frame_len = header.frame_len;
         for id in std::mem::take(&mut self.doomed) {
             if !offs.contains(&(id as i64)) {
-                let _ = std::fs::remove_file(chunk_path(&self.dir, id));
+                self.discard_chunk(id);
             }
         }
         Ok(())
+    }
+
+    /// Plain files: writes the index next to the old one and renames it over (atomic).
+    fn replace_index(&self, bytes: &[u8]) -> Result<()> {
+        let tmp = self.dir.join(format!("{INDEX_FILE}.tmp"));
+        {
+            let mut s = self.io.open(&tmp, OpenMode::Create)?;
+            s.write_at(0, bytes)?;
+        }
+        std::fs::rename(&tmp, self.dir.join(INDEX_FILE)).map_err(|_| Error::FileWrite)
+    }
+
+    /// Other backends: every file operation goes through the backend, as the reference
+    /// does (the index is rewritten in place and cut to its length).
+    fn write_index_through_backend(&self, bytes: &[u8]) -> Result<()> {
+        let path = self.dir.join(INDEX_FILE);
+        let mut s = match self.io.open(&path, OpenMode::ReadWrite) {
+            Ok(s) => s,
+            Err(_) => self.io.open(&path, OpenMode::Create)?,
+        };
+        s.write_at(0, bytes)?;
+        s.truncate(bytes.len() as u64)
+    }
+
+    /// Drops chunk file `id`: removed from plain files; emptied through other backends
+    /// (they have no removal), as the reference does.
+    fn discard_chunk(&self, id: u64) {
+        let path = chunk_path(&self.dir, id);
+        if self.io.id() == crate::io::IO_FILESYSTEM {
+            let _ = std::fs::remove_file(path);
+        } else if let Ok(mut s) = self.io.open(&path, OpenMode::Create) {
+            let _ = s.truncate(0);
+        }
     }
 
     /// The index frame as committed.
