@@ -93,10 +93,20 @@ impl SFrame {
     pub fn read_chunk(&mut self, id: u64) -> Result<Cow<'_, [u8]>> {
         let mut s = self.io.open(&chunk_path(&self.dir, id), OpenMode::Read)?;
         let size = s.size()?;
-        if !(16..=MAX_CHUNK_FILE).contains(&size) {
+        if size > MAX_CHUNK_FILE {
             return Err(Error::ReadBuffer);
         }
-        Ok(Cow::Owned(read_vec(s.as_mut(), 0, size)?))
+        // An empty file, or one shorter than its chunk header or than the chunk the header
+        // claims, was cut short: a read error, as for the reference's empty chunk files.
+        if size < 16 {
+            return Err(Error::FileRead);
+        }
+        let chunk = read_vec(s.as_mut(), 0, size)?;
+        let cbytes = i32::from_le_bytes([chunk[12], chunk[13], chunk[14], chunk[15]]);
+        if u64::try_from(cbytes).is_ok_and(|c| c > size) {
+            return Err(Error::FileRead);
+        }
+        Ok(Cow::Owned(chunk))
     }
 
     /// Writes a chunk to a new file; returns its number for the index.
