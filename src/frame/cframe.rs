@@ -41,9 +41,7 @@ pub struct CFrame {
     /// Length of the chunk section with the chunks written since the last commit.
     section: u64,
     frame_len: u64,
-    /// The frame file, for frames that keep an undo record while they change.
-    undo_path: Option<PathBuf>,
-    /// The undo record of the change in progress.
+    /// The undo record of a frame file that keeps one while it changes.
     undo: Option<Undo>,
     /// False for a frame followed by another frame in its file (it must not grow over it).
     writable: bool,
@@ -173,7 +171,6 @@ impl CFrame {
             chunks_len: 0,
             section: 0,
             frame_len: 0,
-            undo_path: None,
             undo: None,
             writable: true,
         }
@@ -208,7 +205,6 @@ impl CFrame {
             chunks_len,
             section: chunks_len,
             frame_len,
-            undo_path: None,
             undo: None,
             writable: true,
         };
@@ -218,7 +214,7 @@ impl CFrame {
 
     /// Makes every change keep an undo record next to the frame file `path`.
     pub fn keep_undo(&mut self, path: PathBuf) {
-        self.undo_path = Some(path);
+        self.undo = Some(Undo::new(path));
     }
 
     /// Whether another frame starts right after this one (as `append_file` leaves them).
@@ -339,21 +335,18 @@ impl CFrame {
     /// Saves, in the undo record of the change in progress (started when needed), the
     /// committed bytes from stream position `pos` on before they are overwritten.
     fn cover(&mut self, pos: u64) -> Result<()> {
-        let Some(path) = &self.undo_path else {
+        let Some(u) = &mut self.undo else {
             return Ok(());
         };
-        if self.undo.is_none() {
+        if !u.is_active() {
             let hlen = if self.frame_len == 0 {
                 0
             } else {
                 self.header_len
             };
-            self.undo = Some(Undo::start(path, self.stream.as_mut(), self.base, hlen)?);
+            u.start(self.stream.as_mut(), self.base, hlen)?;
         }
-        match &mut self.undo {
-            Some(u) => u.cover(self.stream.as_mut(), pos),
-            None => Ok(()),
-        }
+        u.cover(self.stream.as_mut(), pos)
     }
 
     /// Writes `data` at `offset` of the chunk section, saving what it overwrites first.
@@ -460,13 +453,14 @@ impl CFrame {
         let idx_at = self.section;
         self.write_section(idx_at, &index)?;
         self.write_section(idx_at + index.len() as u64, &trailer)?;
-        self.cover(self.base)?;
+        // The record saved the committed header when it started.
+        self.cover(u64::MAX)?;
         self.stream.write_at(self.base, &bytes)?;
         let end = self.base + frame_len;
         if self.base == 0 && self.stream.size()? > end {
             self.stream.truncate(end)?;
         }
-        if let Some(u) = self.undo.take() {
+        if let Some(u) = &mut self.undo {
             u.finish()?;
         }
         self.chunks_len = self.section;
@@ -476,7 +470,7 @@ impl CFrame {
 
     /// Gives up the change in progress: the frame goes back to its committed state.
     pub fn abort(&mut self) {
-        if let Some(u) = self.undo.take() {
+        if let Some(u) = &mut self.undo {
             // A failed roll-back leaves the record for the next access to apply.
             let _ = u.roll_back(self.stream.as_mut());
         }

@@ -242,7 +242,7 @@ fn interrupted_append_leaves_old_frame_readable() {
         before,
         "old bytes restored"
     );
-    assert!(!undo.exists());
+    assert!(!undo.exists(), "the applied record is removed");
     assert_eq!(re.nchunks(), 3);
     assert_eq!(decompressed(&mut re, 2), data(500, 9));
     let _ = std::fs::remove_file(&p);
