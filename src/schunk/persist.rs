@@ -43,14 +43,17 @@ impl SuperChunk {
 
     /// The header of a frame built anew from this super-chunk's chunks (`to_buffer`,
     /// `to_file` and `append_file` of anything but an in-memory frame): the reference
-    /// writes fixed thread counts there and the block size of the last chunk.
+    /// writes fixed thread counts there and the block size and item size of the last chunk
+    /// (1 for items of more than 255 bytes).
     fn copy_header(&mut self) -> Result<crate::frame::FrameHeader> {
         let mut h = self.frame_header();
         h.nthreads_c = 0;
         h.nthreads_d = 1;
         let n = self.nchunks();
         if n > 0 {
-            h.blocksize = crate::chunk::Header::parse(&self.stored(n - 1)?)?.blocksize;
+            let last = crate::chunk::Header::parse(&self.stored(n - 1)?)?;
+            h.blocksize = last.blocksize;
+            h.typesize = i32::from(last.typesize);
         }
         Ok(h)
     }
