@@ -231,7 +231,14 @@ pub(crate) unsafe fn with_schunk<T>(
     // SAFETY: forwarded caller guarantees.
     let b = unsafe { schunk_box(schunk) }.ok_or(Error::NullPointer)?;
     let mut lock = std::mem::replace(&mut b.lock, FrameLock::none());
-    let r = lock.bracket(|| f(b));
+    let r = lock.bracket(|| {
+        // Catch up with other handles' changes first, C mirrors included (the operation
+        // reports errors of its own).
+        if b.core.resync().unwrap_or(false) {
+            b.sync();
+        }
+        f(b)
+    });
     b.lock = lock;
     b.sync();
     r

@@ -6,6 +6,7 @@ mod meta;
 mod open;
 mod persist;
 mod slice;
+mod stamp;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -69,7 +70,7 @@ pub struct SuperChunk {
     pub(crate) storage: Storage,
     pub(crate) tick: i64,
     /// What the file looked like after this handle last read or wrote it.
-    pub(crate) stamp: Option<(u64, Vec<u8>)>,
+    pub(crate) stamp: Option<stamp::Stamp>,
     /// Bumped whenever a re-read replaced the state with another handle's changes.
     pub(crate) generation: u64,
     /// Whether frame headers carry the fixed thread counts of a copy (0 and 1) instead of

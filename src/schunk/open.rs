@@ -163,55 +163,6 @@ impl SuperChunk {
 }
 
 impl SuperChunk {
-    /// The identity of the committed state of a file-backed frame on the file system: the
-    /// file (or index file) inode and the fixed part of its header. `None` for other
-    /// storage.
-    pub(crate) fn disk_stamp(&mut self) -> Option<(u64, Vec<u8>)> {
-        use std::os::unix::fs::{FileExt, MetadataExt};
-        let path = self.storage.urlpath.as_ref()?;
-        let io_id = self.storage.io.as_ref().map(|io| io.id());
-        let on_fs = io_id
-            .is_none_or(|id| id == crate::io::IO_FILESYSTEM || id == crate::io::IO_FILESYSTEM_MMAP);
-        let mut head = vec![0u8; crate::frame::header::HEADER_MINLEN];
-        match &mut self.store {
-            Store::Frame(Frame::Contiguous(f), _)
-                if on_fs && io_id != Some(crate::io::IO_FILESYSTEM_MMAP) =>
-            {
-                // The file at `path` is the one this handle reads while it has the same
-                // inode (the open stream keeps that inode from being reused).
-                let ino = std::fs::metadata(path).ok().filter(|m| m.is_file())?.ino();
-                f.read_at(f.base(), &mut head).ok()?;
-                Some((ino, head))
-            }
-            Store::Frame(Frame::Contiguous(f), _) if on_fs => {
-                let file = std::fs::File::open(path).ok()?;
-                let ino = file.metadata().ok()?.ino();
-                file.read_exact_at(&mut head, f.base()).ok()?;
-                Some((ino, head))
-            }
-            Store::Frame(Frame::Sparse(_), _) if on_fs => {
-                let file = std::fs::File::open(path.join(crate::frame::sframe::INDEX_FILE)).ok()?;
-                let ino = file.metadata().ok()?.ino();
-                file.read_exact_at(&mut head, 0).ok()?;
-                Some((ino, head))
-            }
-            _ => None,
-        }
-    }
-
-    /// Re-reads the frame when another handle changed it since this one last saw it;
-    /// whether it did.
-    pub fn resync(&mut self) -> Result<bool> {
-        if self.stamp.is_none() {
-            return Ok(false);
-        }
-        let now = self.disk_stamp();
-        if now.is_none() || now == self.stamp {
-            return Ok(false);
-        }
-        self.refresh()
-    }
-
     /// Gives the contexts of a re-read state the callbacks and thread counts of `old`.
     fn keep_contexts_of(&mut self, old: &SuperChunk) {
         self.cparams.nthreads = old.cparams.nthreads;
@@ -235,7 +186,7 @@ impl SuperChunk {
         let mut fresh = SuperChunk::open(&path, base.unwrap_or(0), self.storage.io.clone())?;
         // A contiguous frame reads through its open file: another file at the path (same
         // contents or not) must replace it.
-        let inode = |sc: &SuperChunk| sc.stamp.as_ref().map(|s| s.0);
+        let inode = |sc: &SuperChunk| sc.stamp.as_ref().map(|s| s.inode());
         let same_file = base.is_none() || inode(&fresh) == inode(self);
         let same = same_file
             && fresh.nbytes == self.nbytes
