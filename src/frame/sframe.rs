@@ -1,8 +1,9 @@
 //! Sparse frames: a directory holding the index frame `chunks.b2frame` (header, chunk index
 //! of file numbers, trailer) and one `%08X.chunk` file per stored chunk.
 //!
-//! New chunks always go to new files and the index is replaced atomically (written to a
-//! temporary file, then renamed), so an interrupted change leaves the old state readable.
+//! New chunks go to new files; an updated chunk's file is replaced atomically. The index is
+//! rewritten in place as the reference does; on plain files its old bytes go to an undo
+//! record first (see [`super::undo`]), so an interrupted change leaves the old index.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,7 @@ use super::cframe::{read_parts, Opened};
 use super::header::{FrameHeader, TYPE_SPARSE};
 use super::offsets::{self, Slot};
 use super::trailer;
+use super::undo::Undo;
 use super::Meta;
 use crate::error::{Error, Result};
 use crate::io::{read_vec, Io, OpenMode};
@@ -28,6 +30,13 @@ pub struct SFrame {
     next_id: u64,
     frame_len: u64,
     doomed: Vec<u64>,
+    /// The undo record of the index file (plain files).
+    undo: Option<Undo>,
+}
+
+/// The undo record of the index file of the sparse frame in `dir`, for plain files.
+fn index_undo(dir: &Path, io: &dyn Io) -> Option<Undo> {
+    (io.id() == crate::io::IO_FILESYSTEM).then(|| Undo::new(dir.join(INDEX_FILE)))
 }
 
 /// The path of chunk file `id` in `dir`.
@@ -39,17 +48,22 @@ impl SFrame {
     /// A new, empty sparse frame in `dir` (created if missing; the caller commits it).
     pub fn create(dir: &Path, io: Arc<dyn Io>) -> Result<SFrame> {
         std::fs::create_dir_all(dir).map_err(|_| Error::FileOpen)?;
+        let undo = index_undo(dir, io.as_ref());
         Ok(SFrame {
             dir: dir.to_path_buf(),
             io,
             next_id: 0,
             frame_len: 0,
             doomed: Vec::new(),
+            undo,
         })
     }
 
     /// Opens the sparse frame in `dir`.
     pub fn open(dir: &Path, io: Arc<dyn Io>) -> Result<(SFrame, Opened)> {
+        if io.id() == crate::io::IO_FILESYSTEM {
+            super::undo::recover(&dir.join(INDEX_FILE))?;
+        }
         let mut s = io.open(&dir.join(INDEX_FILE), OpenMode::Read)?;
         let size = s.size()?;
         let (opened, frame_len) = read_parts(s.as_mut(), 0, size, TYPE_SPARSE)?;
@@ -62,6 +76,7 @@ impl SFrame {
                 next_id = next_id.max(id + 1);
             }
         }
+        let undo = index_undo(dir, io.as_ref());
         Ok((
             SFrame {
                 dir: dir.to_path_buf(),
@@ -69,6 +84,7 @@ impl SFrame {
                 next_id,
                 frame_len,
                 doomed: Vec::new(),
+                undo,
             },
             opened,
         ))
@@ -159,11 +175,7 @@ impl SFrame {
         let mut bytes = header.encode()?;
         bytes.extend_from_slice(&index);
         bytes.extend_from_slice(&trailer);
-        if self.io.id() == crate::io::IO_FILESYSTEM {
-            self.replace_index(&bytes)?;
-        } else {
-            self.write_index_through_backend(&bytes)?;
-        }
+        self.write_index(&bytes)?;
         self.frame_len = header.frame_len;
         for id in std::mem::take(&mut self.doomed) {
             if !offs.contains(&(id as i64)) {
@@ -173,14 +185,30 @@ impl SFrame {
         Ok(())
     }
 
-    /// Plain files: writes the index next to the old one and renames it over (atomic).
-    fn replace_index(&self, bytes: &[u8]) -> Result<()> {
-        let tmp = self.dir.join(format!("{INDEX_FILE}.tmp"));
-        {
-            let mut s = self.io.open(&tmp, OpenMode::Create)?;
+    /// Rewrites the index file in place and cuts it to its length, saving the old bytes in
+    /// the undo record first on plain files.
+    fn write_index(&mut self, bytes: &[u8]) -> Result<()> {
+        let Some(u) = &mut self.undo else {
+            return self.write_index_through_backend(bytes);
+        };
+        let path = self.dir.join(INDEX_FILE);
+        let mut s = match self.io.open(&path, OpenMode::ReadWrite) {
+            Ok(s) => s,
+            Err(_) => self.io.open(&path, OpenMode::Create)?,
+        };
+        u.start(s.as_mut(), 0, 0)?;
+        let r = (|| {
+            u.cover(s.as_mut(), 0)?;
             s.write_at(0, bytes)?;
+            if s.size()? > bytes.len() as u64 {
+                s.truncate(bytes.len() as u64)?;
+            }
+            u.finish()
+        })();
+        if r.is_err() {
+            let _ = u.roll_back(s.as_mut());
         }
-        std::fs::rename(&tmp, self.dir.join(INDEX_FILE)).map_err(|_| Error::FileWrite)
+        r
     }
 
     /// Other backends: every file operation goes through the backend, as the reference

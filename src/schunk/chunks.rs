@@ -535,7 +535,7 @@ impl SuperChunk {
             return Err(Error::WriteBuffer);
         }
         out.truncate(n);
-        self.append_chunk(&out)
+        self.transaction(|s| s.append_inner(&out))
     }
 
     /// Decodes block `nblock` of the VL-block chunk `n`.

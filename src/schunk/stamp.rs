@@ -128,7 +128,7 @@ impl SuperChunk {
         let Some(old) = &self.stamp else {
             return Ok(false);
         };
-        let Some((file, base)) = self.state_file() else {
+        let Some((file, _)) = self.state_file() else {
             return Ok(false);
         };
         match file_meta(&file) {
@@ -136,25 +136,25 @@ impl SuperChunk {
             None => return Ok(false),
             _ => {}
         }
-        if base.is_some()
-            && self
-                .storage
-                .io
-                .as_ref()
-                .is_none_or(|io| io.id() == IO_FILESYSTEM)
-        {
-            if let Some(path) = &self.storage.urlpath {
-                crate::frame::undo::recover(path)?;
-            }
-        }
         let now = self.disk_stamp();
         match (&now, &self.stamp) {
             (Some(n), Some(o)) if n.bytes == o.bytes && n.meta.0 == o.meta.0 => {
                 self.stamp = now;
-                Ok(false)
+                return Ok(false);
             }
-            (None, _) => Ok(false),
-            _ => self.refresh(),
+            (None, _) => return Ok(false),
+            _ => {}
         }
+        // Changed: by a live writer, or by one that died in the middle of a change (its
+        // undo record puts the file back first).
+        let plain = self
+            .storage
+            .io
+            .as_ref()
+            .is_none_or(|io| io.id() == IO_FILESYSTEM);
+        if plain {
+            crate::frame::undo::recover(&file)?;
+        }
+        self.refresh()
     }
 }
