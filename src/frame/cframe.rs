@@ -255,6 +255,11 @@ impl CFrame {
         self.stream.as_mut()
     }
 
+    /// The committed header length.
+    pub fn header_len(&self) -> u64 {
+        self.header_len
+    }
+
     /// Where the frame starts in its stream.
     pub fn base(&self) -> u64 {
         self.base

@@ -78,51 +78,6 @@ impl SuperChunk {
         self.stored(n)
     }
 
-    /// Chunk `n` as the reference hands out lazy chunks of file-backed frames: header,
-    /// block starts (blosc2 flags bit 3 set) and a trailer of the chunk number, its index
-    /// entry and every block's compressed size; whole chunks elsewhere and for chunks
-    /// without block streams (special, memcpyed or VL-block chunks).
-    pub fn lazy_chunk(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
-        self.resync()?;
-        let entry = match &self.store {
-            Store::Frame(_, offs) if self.storage.urlpath.is_some() => offs
-                .get(usize::try_from(n).map_err(|_| Error::InvalidParam)?)
-                .copied(),
-            _ => None,
-        };
-        let full = self.stored(n)?;
-        let Some(entry) = entry else {
-            return Ok(full);
-        };
-        let h = Header::parse(&full)?;
-        if !h.is_extended() || h.is_memcpyed() || h.is_vl() || h.special() != 0 || h.is_lazy() {
-            return Ok(full);
-        }
-        let (nblocks, _) = h.nblocks();
-        let end = 32 + 4 * nblocks;
-        let starts: Vec<usize> = full
-            .get(32..end)
-            .ok_or(Error::InvalidHeader)?
-            .chunks_exact(4)
-            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(0) as usize)
-            .collect();
-        let mut out = Vec::with_capacity(end + 12 + 4 * nblocks);
-        out.extend_from_slice(&full[..end]);
-        out[31] |= crate::constants::LAZY_CHUNK;
-        out.extend_from_slice(&(n as i32).to_le_bytes());
-        out.extend_from_slice(&entry.to_le_bytes());
-        for &st in &starts {
-            let next = starts
-                .iter()
-                .copied()
-                .filter(|&x| x > st)
-                .min()
-                .unwrap_or(full.len());
-            out.extend_from_slice(&(next.saturating_sub(st) as i32).to_le_bytes());
-        }
-        Ok(Cow::Owned(out))
-    }
-
     /// Chunk `n` as this handle last saw it (no re-sync with the file).
     pub(crate) fn stored(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
         self.chunk_with_dctx(n).map(|(c, _)| c)
