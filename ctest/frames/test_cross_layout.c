@@ -251,7 +251,7 @@ static void compare_tree(const char *a, const char *b, int contiguous, const cha
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
       if (e->d_name[0] == '.') continue;
-      char pa[1024], pb[1024];
+      char pa[1400], pb[1400];
       snprintf(pa, sizeof pa, "%s/%s", dir, e->d_name);
       snprintf(pb, sizeof pb, "%s/%s", other, e->d_name);
       CHECK(fc_exists(pb), "%s: %s has no %s", ctx, other, e->d_name);

@@ -8,7 +8,9 @@
 
 use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use super::backing::Backing;
 use super::header::{FrameHeader, HEADER_MINLEN, TYPE_CONTIGUOUS};
 use super::offsets;
 use super::trailer::{self, TRAILER_MINLEN};
@@ -16,7 +18,7 @@ use super::undo::Undo;
 use super::Meta;
 use crate::constants::EXTENDED_HEADER_LENGTH;
 use crate::error::{Error, Result};
-use crate::io::{read_vec, Stream};
+use crate::io::{read_vec, Io, OpenMode, Stream};
 
 /// Bytes read together with a chunk's header from streams outside memory.
 const READ_AHEAD: u64 = 2048;
@@ -33,7 +35,7 @@ fn stored_cbytes(head: &[u8], avail: u64) -> Result<usize> {
 
 /// A contiguous frame over a stream.
 pub struct CFrame {
-    stream: Box<dyn Stream>,
+    stream: Backing,
     base: u64,
     header_len: u64,
     /// Length of the committed chunk section.
@@ -45,6 +47,10 @@ pub struct CFrame {
     undo: Option<Undo>,
     /// False for a frame followed by another frame in its file (it must not grow over it).
     writable: bool,
+    /// For files opened per operation: the committed index and trailer, and whether chunk
+    /// bytes were written since (to make the reference's calls).
+    last: Option<(Vec<u8>, Vec<u8>)>,
+    wrote: bool,
 }
 
 /// What opening a frame found.
@@ -164,6 +170,16 @@ fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
 impl CFrame {
     /// A new, empty frame on `stream` at `base` (the caller commits it).
     pub fn create(stream: Box<dyn Stream>, base: u64) -> CFrame {
+        CFrame::on(Backing::Held(stream), base)
+    }
+
+    /// A new, empty frame in file `path` of the user I/O backend `io`, which is opened for
+    /// each operation (created by the first commit).
+    pub fn create_per_op(io: Arc<dyn Io>, path: PathBuf) -> CFrame {
+        CFrame::on(Backing::per_op(io, path, true), 0)
+    }
+
+    fn on(stream: Backing, base: u64) -> CFrame {
         CFrame {
             stream,
             base,
@@ -173,7 +189,26 @@ impl CFrame {
             frame_len: 0,
             undo: None,
             writable: true,
+            last: None,
+            wrote: false,
         }
+    }
+
+    /// Opens the frame at `base` of file `path` of the user I/O backend `io`, which is then
+    /// opened for each operation.
+    pub fn open_per_op(io: Arc<dyn Io>, path: PathBuf, base: u64) -> Result<(CFrame, Opened)> {
+        let stream = io.open(&path, OpenMode::Read)?;
+        let (mut f, opened) = CFrame::open(stream, base)?;
+        let tail_at = base + f.header_len + f.chunks_len;
+        let tail = read_vec(f.stream.reader()?, tail_at, base + f.frame_len - tail_at)?;
+        let tlen = trailer::length_from_tail(&tail[tail.len().saturating_sub(TRAILER_MINLEN)..])?;
+        let split = tail
+            .len()
+            .checked_sub(tlen as usize)
+            .ok_or(Error::InvalidHeader)?;
+        f.last = Some((tail[..split].to_vec(), tail[split..].to_vec()));
+        f.stream = Backing::per_op(io, path, false);
+        Ok((f, opened))
     }
 
     /// Opens the frame at `base` in `stream`.
@@ -198,16 +233,11 @@ impl CFrame {
                 }
             }
         }
-        let mut f = CFrame {
-            stream,
-            base,
-            header_len,
-            chunks_len,
-            section: chunks_len,
-            frame_len,
-            undo: None,
-            writable: true,
-        };
+        let mut f = CFrame::on(Backing::Held(stream), base);
+        f.header_len = header_len;
+        f.chunks_len = chunks_len;
+        f.section = chunks_len;
+        f.frame_len = frame_len;
         f.writable = !f.followed_by_frame(size);
         Ok((f, opened))
     }
@@ -224,7 +254,10 @@ impl CFrame {
             return false;
         }
         let mut head = [0u8; 10];
-        self.stream.read_at(end, &mut head).is_ok()
+        self.stream
+            .reader()
+            .and_then(|s| s.read_at(end, &mut head))
+            .is_ok()
             && head[0] == 0x9e
             && head[1] == 0xa8
             && &head[2..] == super::header::MAGIC
@@ -245,14 +278,14 @@ impl CFrame {
         self.chunks_len
     }
 
-    /// The stream (for whole-frame copies and memory access).
-    pub fn stream(&self) -> &dyn Stream {
-        self.stream.as_ref()
+    /// The whole frame stream as one slice, for frames in memory.
+    pub fn as_slice(&self) -> Option<&[u8]> {
+        self.stream.as_slice()
     }
 
-    /// The stream, mutably.
-    pub fn stream_mut(&mut self) -> &mut dyn Stream {
-        self.stream.as_mut()
+    /// Ends a read: a file opened per operation is closed.
+    pub(crate) fn end_op(&mut self) {
+        self.stream.close();
     }
 
     /// The committed header length.
@@ -279,8 +312,11 @@ impl CFrame {
                 .map(Cow::Borrowed)
                 .ok_or(Error::ReadBuffer);
         }
-        let (pos, cbytes, head) = self.chunk_head(offset)?;
-        Ok(Cow::Owned(self.complete(pos, cbytes, head)?))
+        let r = self
+            .chunk_head(offset)
+            .and_then(|(pos, cbytes, head)| self.complete(pos, cbytes, head));
+        self.end_op();
+        Ok(Cow::Owned(r?))
     }
 
     /// Position in the stream of the stored chunk at `offset` and the bytes the chunk
@@ -305,10 +341,10 @@ impl CFrame {
     pub(crate) fn chunk_head(&mut self, offset: u64) -> Result<(u64, usize, Vec<u8>)> {
         let (pos, avail) = self.chunk_extent(offset)?;
         let mut head = vec![0u8; avail.min(READ_AHEAD) as usize];
-        if self.stream.read_at(pos, &mut head).is_err() {
+        if self.stream.reader()?.read_at(pos, &mut head).is_err() {
             // A stream shorter than its chunk section: read no further than the chunk.
             head.truncate(avail.min(EXTENDED_HEADER_LENGTH as u64) as usize);
-            self.stream.read_at(pos, &mut head)?;
+            self.stream.reader()?.read_at(pos, &mut head)?;
         }
         let cbytes = stored_cbytes(&head, avail)?;
         head.truncate(cbytes);
@@ -327,38 +363,44 @@ impl CFrame {
             head.try_reserve_exact(cbytes - have)
                 .map_err(|_| Error::MemoryAlloc)?;
             head.resize(cbytes, 0);
-            self.stream.read_at(pos + have as u64, &mut head[have..])?;
+            self.stream
+                .reader()?
+                .read_at(pos + have as u64, &mut head[have..])?;
         }
         Ok(head)
     }
 
     /// Reads `buf.len()` bytes at stream position `pos`.
     pub(crate) fn read_at(&mut self, pos: u64, buf: &mut [u8]) -> Result<()> {
-        self.stream.read_at(pos, buf)
+        self.stream.reader()?.read_at(pos, buf)
     }
 
     /// Saves, in the undo record of the change in progress (started when needed), the
     /// committed bytes from stream position `pos` on before they are overwritten.
     fn cover(&mut self, pos: u64) -> Result<()> {
-        let Some(u) = &mut self.undo else {
+        let hlen = if self.frame_len == 0 {
+            0
+        } else {
+            self.header_len
+        };
+        let CFrame {
+            stream, undo, base, ..
+        } = self;
+        let Some(u) = undo else {
             return Ok(());
         };
+        let s = stream.writer()?;
         if !u.is_active() {
-            let hlen = if self.frame_len == 0 {
-                0
-            } else {
-                self.header_len
-            };
-            u.start(self.stream.as_mut(), self.base, hlen)?;
+            u.start(s, *base, hlen)?;
         }
-        u.cover(self.stream.as_mut(), pos)
+        u.cover(s, pos)
     }
 
     /// Writes `data` at `offset` of the chunk section, saving what it overwrites first.
     fn write_section(&mut self, offset: u64, data: &[u8]) -> Result<()> {
         let pos = self.base + self.header_len + offset;
         self.cover(pos)?;
-        self.stream.write_at(pos, data)
+        self.stream.writer()?.write_at(pos, data)
     }
 
     /// Writes a chunk at the end of the chunk section; returns its offset for the index.
@@ -369,6 +411,7 @@ impl CFrame {
         let at = self.section;
         self.write_section(at, chunk)?;
         self.section += chunk.len() as u64;
+        self.wrote = true;
         Ok(at)
     }
 
@@ -391,7 +434,7 @@ impl CFrame {
             tail.try_reserve_exact(n).map_err(|_| Error::MemoryAlloc)?;
             tail.resize(n, 0);
             let at = self.base + self.header_len;
-            self.stream.read_at(at + tail_src, &mut tail)?;
+            self.stream.writer()?.read_at(at + tail_src, &mut tail)?;
             self.cover(at + old)?;
             self.write_section(tail_dst, &tail)?;
         }
@@ -399,6 +442,7 @@ impl CFrame {
             self.write_section(old, c)?;
         }
         self.section = self.section - old_len + new_len;
+        self.wrote = true;
         Ok(new_len as i64 - old_len as i64)
     }
 
@@ -424,6 +468,7 @@ impl CFrame {
         if r.is_err() {
             self.abort();
         }
+        self.stream.close();
         r
     }
 
@@ -455,15 +500,22 @@ impl CFrame {
         let frame_len = hlen + self.section + index.len() as u64 + trailer.len() as u64;
         header.frame_len = frame_len;
         let bytes = header.encode()?;
+        if self.stream.is_per_op() {
+            self.commit_per_op(&bytes, &index, &trailer, frame_len)?;
+            self.chunks_len = self.section;
+            self.frame_len = frame_len;
+            return Ok(());
+        }
         let idx_at = self.section;
         self.write_section(idx_at, &index)?;
         self.write_section(idx_at + index.len() as u64, &trailer)?;
         // The record saved the committed header when it started.
         self.cover(u64::MAX)?;
-        self.stream.write_at(self.base, &bytes)?;
+        let s = self.stream.writer()?;
+        s.write_at(self.base, &bytes)?;
         let end = self.base + frame_len;
-        if self.base == 0 && self.stream.size()? > end {
-            self.stream.truncate(end)?;
+        if self.base == 0 && s.size()? > end {
+            s.truncate(end)?;
         }
         if let Some(u) = &mut self.undo {
             u.finish()?;
@@ -473,15 +525,64 @@ impl CFrame {
         Ok(())
     }
 
+    /// Writes a state through a file opened per operation with the reference's calls: the
+    /// chunks written since the last commit and the index in one opening (with the header
+    /// first for a new frame), the header in the next, the trailer and the cut to the frame
+    /// length in the next, the frame length in the last; an unchanged index and trailer
+    /// that stay in place take only the header's.
+    fn commit_per_op(
+        &mut self,
+        header: &[u8],
+        index: &[u8],
+        trailer: &[u8],
+        len: u64,
+    ) -> Result<()> {
+        let idx_at = self.base + self.header_len + self.section;
+        let new = self.frame_len == 0;
+        let (index_changed, trailer_changed) = match &self.last {
+            Some((i, t)) => (i.as_slice() != index, t.as_slice() != trailer),
+            None => (true, true),
+        };
+        let index_op = new || self.wrote || index_changed;
+        let moved = self.frame_len != len;
+        if new {
+            let s = self.stream.writer()?;
+            s.write_at(self.base, header)?;
+            s.write_at(idx_at, index)?;
+        } else {
+            if index_op {
+                self.stream.writer()?.write_at(idx_at, index)?;
+                self.stream.close();
+            }
+            self.stream.writer()?.write_at(self.base, header)?;
+        }
+        self.stream.close();
+        if new || index_op || trailer_changed || moved {
+            let s = self.stream.writer()?;
+            s.write_at(idx_at + index.len() as u64, trailer)?;
+            s.truncate(self.base + len)?;
+            self.stream.close();
+            let at = self.base + super::header::POS_FRAME_LEN as u64;
+            self.stream.writer()?.write_at(at, &len.to_be_bytes())?;
+            self.stream.close();
+        }
+        self.last = Some((index.to_vec(), trailer.to_vec()));
+        self.wrote = false;
+        Ok(())
+    }
+
     /// Gives up the change in progress: the frame goes back to its committed state.
     pub fn abort(&mut self) {
         if let Some(u) = &mut self.undo {
             // A failed roll-back leaves the record for the next access to apply.
-            let _ = u.roll_back(self.stream.as_mut());
+            if let Ok(s) = self.stream.writer() {
+                let _ = u.roll_back(s);
+            }
         }
         if self.frame_len != 0 {
             self.section = self.chunks_len;
         }
+        self.wrote = false;
     }
 
     /// Lets an in-memory buffer outlive this frame (see [`crate::io::FrameBuffer::set_keep`]).
@@ -491,6 +592,8 @@ impl CFrame {
 
     /// Reads the whole committed frame.
     pub fn to_vec(&mut self) -> Result<Vec<u8>> {
-        read_vec(self.stream.as_mut(), self.base, self.frame_len)
+        let r = read_vec(self.stream.reader()?, self.base, self.frame_len);
+        self.stream.close();
+        r
     }
 }

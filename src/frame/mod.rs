@@ -18,6 +18,7 @@ mod read_tests;
 #[cfg(test)]
 mod tests;
 
+mod backing;
 pub mod cframe;
 mod lazy;
 pub mod sframe;

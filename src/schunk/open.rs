@@ -15,6 +15,12 @@ pub(crate) fn keeps_undo(io: &Arc<dyn Io>) -> bool {
     io.id() == crate::io::IO_FILESYSTEM
 }
 
+/// Whether contiguous frame files of backend `io` are opened for each operation and closed
+/// after it, as the reference does (user I/O backends, which see every call).
+fn per_operation(io: &Arc<dyn Io>) -> bool {
+    io.id() != crate::io::IO_FILESYSTEM && io.id() != crate::io::IO_FILESYSTEM_MMAP
+}
+
 /// The empty store a new super-chunk starts with.
 pub(super) fn create_store(storage: &Storage) -> Result<Store> {
     match (&storage.urlpath, storage.contiguous) {
@@ -35,6 +41,10 @@ pub(super) fn create_store(storage: &Storage) -> Result<Store> {
             let io = storage.backend()?;
             if path.is_dir() {
                 std::fs::remove_dir_all(path).map_err(|_| Error::FileRemove)?;
+            }
+            if per_operation(&io) {
+                let f = CFrame::create_per_op(io, path.clone());
+                return Ok(Store::Frame(Frame::Contiguous(f), Vec::new()));
             }
             let stream = io.open(path, OpenMode::Create)?;
             let mut f = CFrame::create(stream, 0);
@@ -114,6 +124,10 @@ impl SuperChunk {
             }
             let (f, opened) = SFrame::open(path, io)?;
             return SuperChunk::from_opened(Frame::Sparse(f), opened, storage);
+        }
+        if per_operation(&io) {
+            let (f, opened) = CFrame::open_per_op(io, path.to_path_buf(), offset)?;
+            return SuperChunk::from_opened(Frame::Contiguous(f), opened, storage);
         }
         if keeps_undo(&io) {
             crate::frame::undo::recover(path)?;

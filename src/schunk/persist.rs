@@ -13,9 +13,7 @@ impl SuperChunk {
     /// The bytes of an in-memory contiguous frame, in place.
     pub fn frame_bytes(&self) -> Option<&[u8]> {
         match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) if self.storage.urlpath.is_none() => {
-                f.stream().as_slice()
-            }
+            Store::Frame(Frame::Contiguous(f), _) if self.storage.urlpath.is_none() => f.as_slice(),
             _ => None,
         }
     }
