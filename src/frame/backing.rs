@@ -23,18 +23,18 @@ pub(crate) enum Backing {
     /// A stream kept open.
     Held(Box<dyn Stream>),
     /// A file opened per operation.
-    PerOp(PerOp),
+    PerOp(Box<PerOp>),
 }
 
 impl Backing {
     /// The file `path` of backend `io`, opened per operation; `create` for a new frame.
     pub(crate) fn per_op(io: Arc<dyn Io>, path: PathBuf, create: bool) -> Backing {
-        Backing::PerOp(PerOp {
+        Backing::PerOp(Box::new(PerOp {
             io,
             path,
             open: None,
             create,
-        })
+        }))
     }
 
     /// Whether the file is opened per operation.

@@ -44,7 +44,7 @@ pub struct CFrame {
     section: u64,
     frame_len: u64,
     /// The undo record of a frame file that keeps one while it changes.
-    undo: Option<Undo>,
+    undo: Option<Box<Undo>>,
     /// False for a frame followed by another frame in its file (it must not grow over it).
     writable: bool,
     /// For files opened per operation: the committed index and trailer, and whether chunk
@@ -244,7 +244,7 @@ impl CFrame {
 
     /// Makes every change keep an undo record next to the frame file `path`.
     pub fn keep_undo(&mut self, path: PathBuf) {
-        self.undo = Some(Undo::new(path));
+        self.undo = Some(Box::new(Undo::new(path)));
     }
 
     /// Whether another frame starts right after this one (as `append_file` leaves them).
