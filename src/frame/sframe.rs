@@ -31,12 +31,16 @@ pub struct SFrame {
     frame_len: u64,
     doomed: Vec<u64>,
     /// The undo record of the index file (plain files).
-    undo: Option<Undo>,
+    undo: Option<Box<Undo>>,
+    /// Other backends: the committed index and trailer, and whether chunk files were
+    /// written since (to make the reference's calls).
+    last: Option<(Vec<u8>, Vec<u8>)>,
+    stored: bool,
 }
 
 /// The undo record of the index file of the sparse frame in `dir`, for plain files.
-fn index_undo(dir: &Path, io: &dyn Io) -> Option<Undo> {
-    (io.id() == crate::io::IO_FILESYSTEM).then(|| Undo::new(dir.join(INDEX_FILE)))
+fn index_undo(dir: &Path, io: &dyn Io) -> Option<Box<Undo>> {
+    (io.id() == crate::io::IO_FILESYSTEM).then(|| Box::new(Undo::new(dir.join(INDEX_FILE))))
 }
 
 /// The path of chunk file `id` in `dir`.
@@ -56,6 +60,8 @@ impl SFrame {
             frame_len: 0,
             doomed: Vec::new(),
             undo,
+            last: None,
+            stored: false,
         })
     }
 
@@ -77,6 +83,19 @@ impl SFrame {
             }
         }
         let undo = index_undo(dir, io.as_ref());
+        let last = if undo.is_none() {
+            let hl = opened.header.header_len;
+            let tail = read_vec(s.as_mut(), hl, frame_len.saturating_sub(hl))?;
+            let tl = trailer::length_from_tail(&tail[tail.len().saturating_sub(25)..])?;
+            let split = tail
+                .len()
+                .checked_sub(tl as usize)
+                .ok_or(Error::InvalidHeader)?;
+            Some((tail[..split].to_vec(), tail[split..].to_vec()))
+        } else {
+            None
+        };
+        drop(s);
         Ok((
             SFrame {
                 dir: dir.to_path_buf(),
@@ -85,6 +104,8 @@ impl SFrame {
                 frame_len,
                 doomed: Vec::new(),
                 undo,
+                last,
+                stored: false,
             },
             opened,
         ))
@@ -131,6 +152,7 @@ impl SFrame {
         let mut s = self.io.open(&chunk_path(&self.dir, id), OpenMode::Create)?;
         s.write_at(0, chunk)?;
         self.next_id += 1;
+        self.stored = true;
         Ok(id)
     }
 
@@ -146,6 +168,7 @@ impl SFrame {
         let path = chunk_path(&self.dir, id);
         if self.io.id() != crate::io::IO_FILESYSTEM {
             let mut s = self.io.open(&path, OpenMode::Create)?;
+            self.stored = true;
             return s.write_at(0, chunk);
         }
         let tmp = self.dir.join(format!("{id:08X}.chunk.tmp"));
@@ -172,24 +195,37 @@ impl SFrame {
         header.frame_type = TYPE_SPARSE;
         let hlen = header.encode()?.len() as u64;
         header.frame_len = hlen + index.len() as u64 + trailer.len() as u64;
-        let mut bytes = header.encode()?;
-        bytes.extend_from_slice(&index);
-        bytes.extend_from_slice(&trailer);
-        self.write_index(&bytes)?;
-        self.frame_len = header.frame_len;
-        for id in std::mem::take(&mut self.doomed) {
-            if !offs.contains(&(id as i64)) {
+        let head = header.encode()?;
+        let doomed: Vec<u64> = std::mem::take(&mut self.doomed)
+            .into_iter()
+            .filter(|&id| !offs.contains(&(id as i64)))
+            .collect();
+        if self.undo.is_none() {
+            // Through the backend, as the reference: dropped chunk files first, then the
+            // index file in its openings.
+            for &id in &doomed {
+                self.discard_chunk(id);
+            }
+            self.write_index_per_op(&head, &index, &trailer, header.frame_len)?;
+        } else {
+            let mut bytes = head;
+            bytes.extend_from_slice(&index);
+            bytes.extend_from_slice(&trailer);
+            self.write_index(&bytes)?;
+            for &id in &doomed {
                 self.discard_chunk(id);
             }
         }
+        self.frame_len = header.frame_len;
+        self.stored = false;
         Ok(())
     }
 
-    /// Rewrites the index file in place and cuts it to its length, saving the old bytes in
-    /// the undo record first on plain files.
+    /// Plain files: rewrites the index file in place and cuts it to its length, saving the
+    /// old bytes in the undo record first.
     fn write_index(&mut self, bytes: &[u8]) -> Result<()> {
         let Some(u) = &mut self.undo else {
-            return self.write_index_through_backend(bytes);
+            return Err(Error::Failure);
         };
         let path = self.dir.join(INDEX_FILE);
         let mut s = match self.io.open(&path, OpenMode::ReadWrite) {
@@ -211,16 +247,50 @@ impl SFrame {
         r
     }
 
-    /// Other backends: every file operation goes through the backend, as the reference
-    /// does (the index is rewritten in place and cut to its length).
-    fn write_index_through_backend(&self, bytes: &[u8]) -> Result<()> {
+    /// Other backends: writes the index file with the reference's calls (header and
+    /// index for a new frame; otherwise the index when it changed or chunks were written,
+    /// then the header after an opening of its own to read it; then the trailer with the
+    /// cut to the frame length, and the frame length).
+    fn write_index_per_op(
+        &mut self,
+        head: &[u8],
+        index: &[u8],
+        trailer: &[u8],
+        len: u64,
+    ) -> Result<()> {
         let path = self.dir.join(INDEX_FILE);
-        let mut s = match self.io.open(&path, OpenMode::ReadWrite) {
-            Ok(s) => s,
-            Err(_) => self.io.open(&path, OpenMode::Create)?,
+        let hlen = head.len() as u64;
+        let new = self.frame_len == 0;
+        let (index_changed, trailer_changed) = match &self.last {
+            Some((i, t)) => (i.as_slice() != index, t.as_slice() != trailer),
+            None => (true, true),
         };
-        s.write_at(0, bytes)?;
-        s.truncate(bytes.len() as u64)
+        let index_op = new || self.stored || index_changed;
+        let rw = |io: &Arc<dyn Io>| io.open(&path, OpenMode::ReadWrite);
+        if new {
+            let mut s = self.io.open(&path, OpenMode::Create)?;
+            s.write_at(0, head)?;
+            s.write_at(hlen, index)?;
+        } else {
+            if index_op {
+                rw(&self.io)?.write_at(hlen, index)?;
+            }
+            let mut s = rw(&self.io)?;
+            let mut fixed = [0u8; super::header::HEADER_MINLEN];
+            let _ = s.read_at(0, &mut fixed);
+            drop(s);
+            rw(&self.io)?.write_at(0, head)?;
+        }
+        if new || index_op || trailer_changed || self.frame_len != len {
+            let mut s = rw(&self.io)?;
+            s.write_at(hlen + index.len() as u64, trailer)?;
+            s.truncate(len)?;
+            drop(s);
+            let at = super::header::POS_FRAME_LEN as u64;
+            rw(&self.io)?.write_at(at, &len.to_be_bytes())?;
+        }
+        self.last = Some((index.to_vec(), trailer.to_vec()));
+        Ok(())
     }
 
     /// Drops chunk file `id`: removed from plain files; emptied through other backends
