@@ -24,7 +24,8 @@
 #define MAX_CHUNKS 1500 /* start a fresh frame beyond this */
 
 static int32_t g_buf[ITEMS];
-static int32_t g_version[2][MAX_CHUNKS + 2]; /* confirmed content version of each chunk */
+#define MAX_TRACKED 200000  /* a child makes at most 100 000 changes */
+static int32_t g_version[2][MAX_TRACKED]; /* confirmed content version of each chunk */
 static int g_iter;
 
 /* Chunk i holds fc_fill_i32(tag = chunk_tag(i, version)); every 5th chunk is shorter
@@ -125,7 +126,7 @@ static int64_t check_frame(const char *path, int64_t reported, int64_t before, s
   for (int64_t i = 0; i < n; i++) {
     int32_t items = chunk_items(i);
     nbytes += items * 4;
-    fc_fill_i32(g_buf, items, 0, chunk_tag(i, i < MAX_CHUNKS + 2 ? ver[i] : 0));
+    fc_fill_i32(g_buf, items, 0, chunk_tag(i, i < MAX_TRACKED ? ver[i] : 0));
     int ok = fc_chunk_matches(sc, i, g_buf, items);
     if (!ok && i == pending_chunk) {
       fc_fill_i32(g_buf, items, 0, chunk_tag(i, pending_ver));
@@ -192,7 +193,7 @@ int main(int argc, char **argv) {
         continue;
       }
       if (pending.kind == 1) reported = pending.chunk + 1;
-      if (pending.kind == 2 && pending.chunk < MAX_CHUNKS + 2) {
+      if (pending.kind == 2 && pending.chunk < MAX_TRACKED) {
         g_version[f][pending.chunk] = (int32_t)pending.version;
         st[f].updates++;
       }

@@ -15,8 +15,13 @@ use crate::frame::header::{FrameHeader, HEADER_MINLEN};
 use crate::frame::Frame;
 use crate::io::{IO_FILESYSTEM, IO_FILESYSTEM_MMAP};
 
-/// How long after a change file times may fail to show the next one.
-const TIME_GRANULARITY: Duration = Duration::from_secs(1);
+/// How long after a change file times may fail to show the next one: a few clock ticks on
+/// file systems with nanosecond times, more where times are whole seconds.
+const TIME_GRANULARITY: Duration = Duration::from_millis(50);
+/// The same for file systems that keep whole seconds.
+const TIME_GRANULARITY_SECONDS: Duration = Duration::from_secs(2);
+/// A full comparison this recent stands (two checks within one call of the C API).
+const RECHECK_AFTER: Duration = Duration::from_millis(1);
 /// Largest state compared byte for byte (bigger indexes are compared by their times only).
 const MAX_COMPARED: u64 = 64 << 20;
 
@@ -33,6 +38,8 @@ pub(crate) struct Stamp {
     settled: bool,
     /// The bytes describing the state.
     bytes: Vec<u8>,
+    /// When the bytes were read.
+    checked: std::time::Instant,
 }
 
 impl Stamp {
@@ -54,9 +61,14 @@ fn file_meta(path: &Path) -> Option<(FileMeta, bool)> {
         m.ctime_nsec(),
     );
     let changed = m.modified().ok()?;
+    let granularity = if m.mtime_nsec() == 0 {
+        TIME_GRANULARITY_SECONDS
+    } else {
+        TIME_GRANULARITY
+    };
     let settled = SystemTime::now()
         .duration_since(changed)
-        .is_ok_and(|d| d > TIME_GRANULARITY);
+        .is_ok_and(|d| d > granularity);
     Some((meta, settled))
 }
 
@@ -119,6 +131,7 @@ impl SuperChunk {
             meta,
             settled,
             bytes,
+            checked: std::time::Instant::now(),
         })
     }
 
@@ -132,7 +145,11 @@ impl SuperChunk {
             return Ok(false);
         };
         match file_meta(&file) {
-            Some((meta, _)) if meta == old.meta && old.settled => return Ok(false),
+            Some((meta, _))
+                if meta == old.meta && (old.settled || old.checked.elapsed() < RECHECK_AFTER) =>
+            {
+                return Ok(false)
+            }
             None => return Ok(false),
             _ => {}
         }
