@@ -249,7 +249,14 @@ pub(crate) unsafe fn with_schunk<T>(
     let r = {
         let mut out = LockTakenOut::new(b);
         let out = &mut out;
-        out.lock.bracket(|| f(out.schunk))
+        out.lock.bracket(|| {
+            // Catch up with other handles' changes first, C mirrors included (the operation
+            // reports errors of its own).
+            if out.schunk.core.resync().unwrap_or(false) {
+                out.schunk.sync();
+            }
+            f(out.schunk)
+        })
     };
     b.sync();
     r

@@ -218,9 +218,11 @@ pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_i
 pub unsafe extern "C" fn blosc2_schunk_refresh(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
+        let before = unsafe { schunk_box(schunk) }.map(|b| b.core.generation());
+        // SAFETY: forwarded caller guarantees (`with_schunk` may already catch up).
         match unsafe {
             with_schunk(schunk, |b| {
-                let changed = b.core.refresh()?;
+                let changed = b.core.refresh()? || before != Some(b.core.generation());
                 if changed {
                     b.sync_meta();
                 }
