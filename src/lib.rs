@@ -16,6 +16,10 @@
 
 #[forbid(unsafe_code)]
 pub mod b2nd;
+#[forbid(unsafe_code)]
+pub mod bcolz;
+#[forbid(unsafe_code)]
+pub mod bloscpack;
 pub mod capi;
 #[forbid(unsafe_code)]
 pub mod cbuffer;
