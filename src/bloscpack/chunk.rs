@@ -59,7 +59,43 @@ impl ChunkParams {
 
 /// Compresses `data` into one chunk with the 16-byte Blosc1 header and format version 2,
 /// which c-blosc 1.x reads.
+///
+/// c-blosc 1.x bit-unshuffles a block only when it holds a multiple of 8 items (it copies
+/// other blocks as they are), while this engine bit-shuffles the whole multiple of 8 of
+/// every block. When a block of the chunk would differ, the chunk is byte-shuffled
+/// instead, so that every Blosc1 reader gets the same bytes back.
 pub fn compress_chunk(data: &[u8], params: &ChunkParams) -> Result<Vec<u8>> {
+    let chunk = compress_v2(data, params)?;
+    if params.shuffle == 2 && !bitshuffle_agrees(&chunk, data.len()) {
+        let byte = ChunkParams {
+            shuffle: 1,
+            ..*params
+        };
+        return compress_v2(data, &byte);
+    }
+    Ok(chunk)
+}
+
+/// Whether every block of a bit-shuffled chunk holds a multiple of 8 items (or the chunk
+/// is stored without filters), where both bit-shuffle conventions agree.
+fn bitshuffle_agrees(chunk: &[u8], nbytes: usize) -> bool {
+    const MEMCPYED: u8 = 0x02;
+    let Ok(info) = crate::cbuffer::basic_info(chunk) else {
+        return false;
+    };
+    if info.flags & MEMCPYED != 0 || nbytes == 0 {
+        return true;
+    }
+    let ts = usize::from(info.typesize);
+    let bs = info.blocksize as usize;
+    let last = match nbytes % bs {
+        0 => bs,
+        r => r,
+    };
+    (bs / ts).is_multiple_of(8) && (last / ts).is_multiple_of(8)
+}
+
+fn compress_v2(data: &[u8], params: &ChunkParams) -> Result<Vec<u8>> {
     let mut ctx = Context::compressor(params.cparams()?);
     ctx.set_blosc1_header(true);
     let mut out = vec![0u8; data.len() + crate::constants::MAX_OVERHEAD];
