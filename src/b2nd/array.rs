@@ -6,7 +6,7 @@ use std::borrow::BorrowMut;
 use super::meta::Meta;
 use super::Geometry;
 use crate::chunk::Header;
-use crate::constants::MAX_OVERHEAD;
+use crate::constants::{DELTA, MAX_OVERHEAD};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
@@ -181,6 +181,16 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         out: &mut [u8],
     ) -> Result<()> {
         let bs = self.block_bytes()?;
+        // DELTA decodes every block against the first one, which must then be decoded.
+        let mut owned;
+        let mut mask = mask;
+        if let Some(m) = mask.filter(|m| m.first() == Some(&true)) {
+            if self.schunk().cparams().filters.contains(&DELTA) {
+                owned = m.to_vec();
+                owned[0] = false;
+                mask = Some(&owned);
+            }
+        }
         let (lo, hi) = match mask {
             Some(m) => {
                 let first = m.iter().position(|&skip| !skip).unwrap_or(0);
@@ -196,6 +206,10 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             return Err(Error::Data);
         }
         if let Some(m) = mask {
+            if h.filters.contains(&DELTA) && m.first() == Some(&true) {
+                drop(chunk);
+                return self.read_chunk(n, None, out);
+            }
             if h.nblocks().0 == m.len() {
                 dctx.set_maskout(m);
             }

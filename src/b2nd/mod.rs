@@ -5,6 +5,7 @@ pub mod copy;
 pub mod create;
 pub mod geometry;
 pub mod meta;
+pub mod persist;
 pub mod slice;
 
 pub use array::Array;
