@@ -32,6 +32,10 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     /// Writes a copy of the array to `path` (a frame file, or a sparse-frame directory
     /// when `contiguous` is false) with the same parameters and shapes.
     pub fn save(&mut self, path: &Path, contiguous: bool) -> Result<()> {
+        if contiguous {
+            self.schunk_mut().to_file(path)?;
+            return Ok(());
+        }
         let storage = Storage {
             contiguous,
             urlpath: Some(path.to_path_buf()),

@@ -115,9 +115,127 @@ fn rejects_bad_slices_and_buffers() {
         .get_slice_buffer(&[0, 0], &[2, 2], &mut buf[..4], &[2, 3])
         .is_err());
     assert!(a
-        .set_slice_buffer(&[5, 0], &[4, 7], &buf, &[10, 7])
+        .set_slice_buffer(&[5, 0], &[4, 8], &buf, &[10, 7])
         .is_err());
+    let empty = a.set_slice_buffer(&[5, 0], &[4, 7], &buf, &[10, 7]);
+    assert!(
+        empty.is_ok(),
+        "an inverted slice is empty, as in the reference"
+    );
     assert!(a
         .get_slice_buffer(&[0, 0], &[10, 7], &mut buf, &[10, 7])
         .is_ok());
+}
+
+/// A super-chunk of `nchunks` zero chunks of `chunk_nbytes` bytes with metalayer `name`.
+fn schunk_with_meta(
+    name: &str,
+    meta: &[u8],
+    nchunks: i64,
+    chunk_nbytes: i32,
+) -> crate::schunk::SuperChunk {
+    let mut sc = crate::schunk::SuperChunk::new(Storage {
+        cparams: CParams {
+            typesize: 4,
+            ..CParams::default()
+        },
+        ..Storage::default()
+    })
+    .unwrap();
+    sc.meta_add(name, meta).unwrap();
+    if nchunks > 0 {
+        sc.fill_special(
+            nchunks * i64::from(chunk_nbytes) / 4,
+            crate::special::Special::Zeros,
+            chunk_nbytes,
+        )
+        .unwrap();
+    }
+    sc
+}
+
+fn meta_bytes(shape: &[i64], chunks: &[i32], blocks: &[i32], dtype: Option<&str>) -> Vec<u8> {
+    super::meta::Meta {
+        shape: shape.to_vec(),
+        chunkshape: chunks.to_vec(),
+        blockshape: blocks.to_vec(),
+        dtype: dtype.map(str::to_owned),
+        dtype_format: 0,
+    }
+    .serialize()
+    .unwrap()
+}
+
+#[test]
+fn wraps_consistent_super_chunks_only() {
+    use crate::Error;
+    let good = meta_bytes(&[10, 7], &[4, 4], &[2, 2], Some("<i4"));
+    let a = Array::from_schunk(schunk_with_meta("b2nd", &good, 6, 64)).unwrap();
+    assert_eq!((a.shape(), a.dtype()), (&[10, 7][..], Some("<i4")));
+    let legacy = &good[..good.len() - 9];
+    let c = Array::from_schunk(schunk_with_meta("caterva", legacy, 6, 64)).unwrap();
+    assert_eq!(c.dtype(), None);
+    let cases: Vec<(Vec<u8>, i64, i32)> = vec![
+        (good.clone(), 5, 64),
+        (good.clone(), 6, 32),
+        (meta_bytes(&[-10, 7], &[4, 4], &[2, 2], None), 0, 64),
+        (meta_bytes(&[10, 7], &[0, 4], &[0, 2], None), 0, 64),
+        (
+            meta_bytes(&[1 << 40, 1 << 40], &[1, 1], &[1, 1], None),
+            0,
+            4,
+        ),
+        (meta_bytes(&[1 << 30], &[1 << 30], &[1], None), 0, 4),
+    ];
+    for (i, (meta, n, cs)) in cases.into_iter().enumerate() {
+        let r = Array::from_schunk(schunk_with_meta("b2nd", &meta, n, cs));
+        assert!(r.is_err(), "case {i}");
+    }
+    let mut deep = good.clone();
+    deep[2] = 17;
+    assert_eq!(
+        Array::from_schunk(schunk_with_meta("b2nd", &deep, 0, 4)).err(),
+        Some(Error::Failure)
+    );
+    let mut long = good.clone();
+    let n = long.len();
+    long[n - 7..n - 3].copy_from_slice(&100i32.to_be_bytes());
+    assert_eq!(
+        Array::from_schunk(schunk_with_meta("b2nd", &long, 6, 64)).err(),
+        Some(Error::Failure)
+    );
+    assert_eq!(
+        Array::from_schunk(schunk_with_meta("other", &good, 6, 64)).err(),
+        Some(Error::MetalayerNotFound)
+    );
+}
+
+#[test]
+fn saves_opens_copies_and_slices_into_new_arrays() {
+    crate::global::init();
+    let dir = std::env::temp_dir().join(format!("b2nd-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = params(&[20, 9], &[6, 4], &[3, 2], 8);
+    let data: Vec<u8> = (0..20 * 9 * 8).map(|i| (i % 253) as u8).collect();
+    let mut a = Array::from_buffer(&p, &data).unwrap();
+    let path = dir.join("a.b2nd");
+    a.save(&path, true).unwrap();
+    let mut o = Array::open(&path, 0, None).unwrap();
+    let mut back = vec![0u8; data.len()];
+    o.to_buffer(&mut back).unwrap();
+    assert_eq!(back, data);
+    let frame = a.to_cframe().unwrap();
+    let mut f = Array::from_cframe(&frame).unwrap();
+    f.to_buffer(&mut back).unwrap();
+    assert_eq!(back, data);
+    let q = params(&[20, 9], &[7, 9], &[7, 3], 8);
+    let mut c = a.copy(&q).unwrap();
+    assert_eq!(c.geometry().chunkshape(), &[7, 9]);
+    c.to_buffer(&mut back).unwrap();
+    assert_eq!(back, data);
+    let mut s = a.get_slice(&q, &[3, 2], &[17, 8]).unwrap();
+    let mut got = vec![0u8; 14 * 6 * 8];
+    s.to_buffer(&mut got).unwrap();
+    assert_eq!(got, model_slice(&data, &[20, 9], &[3, 2], &[17, 8], 8));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
