@@ -87,7 +87,7 @@ static void test_save_open(void) {
         char upath[1024];
         snprintf(upath, sizeof upath, url ? "file:///%s" : "%s", path);
         b2nd_array_t *b = NULL;
-        CHECK_EQ(b2nd_open(upath, &b), 0, "%s open %s", w, upath);
+        CHECK_EQ(b2nd_open(upath, &b), 0, "%s open (file:/// prefix: %d)", w, url);
         if (!b) continue;
         b2_matches(b, &m, w);
         CHECK_EQ(b->sc->storage->contiguous, contiguous, "%s reopened contiguous", w);
