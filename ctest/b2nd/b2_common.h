@@ -207,7 +207,8 @@ typedef struct {
   int8_t ndim;
   int64_t shape[B2_MAXD];
   int32_t itemsize;
-  uint8_t *data; /* nitems * itemsize bytes, C order */
+  uint8_t *data;    /* nitems * itemsize bytes, C order */
+  uint8_t *defined; /* NULL, or one flag per item: 0 = content unspecified (not compared) */
 } b2_model;
 
 static int64_t b2_prod(const int64_t *v, int n) {
@@ -250,7 +251,9 @@ static b2_model b2_model_new(int8_t ndim, const int64_t *shape, int32_t itemsize
 
 static void b2_model_free(b2_model *m) {
   free(m->data);
+  free(m->defined);
   m->data = NULL;
+  m->defined = NULL;
 }
 
 /* Advance an odometer idx over the box [lo, hi) (C order); returns 0 when done. */
@@ -297,15 +300,17 @@ static void b2_model_set(b2_model *m, const int64_t *start, const int64_t *stop,
   for (int d = 0; d < m->ndim; d++) idx[d] = start[d];
   int64_t k = 0;
   do {
-    memcpy(m->data + b2_flat(m->ndim, m->shape, idx) * m->itemsize, src + k * m->itemsize,
-           (size_t)m->itemsize);
+    int64_t f = b2_flat(m->ndim, m->shape, idx);
+    memcpy(m->data + f * m->itemsize, src + k * m->itemsize, (size_t)m->itemsize);
+    if (m->defined) m->defined[f] = 1;
     k++;
   } while (b2_next_index(m->ndim, idx, start, stop));
 }
 
 /*
  * Reshape the model to new_shape: items whose index (minus `shift` on each axis) lies in
- * the old array keep their value, the others become `fill` (itemsize bytes, NULL = zeros).
+ * the old array keep their value, the others become `fill` (itemsize bytes; NULL = content
+ * unspecified, as after a resize: the reference exposes stale padding there).
  * shift[d] > 0 inserts shift[d] new items before position `at[d]` of axis d; shift[d] < 0
  * deletes -shift[d] items starting at at[d].
  */
@@ -313,6 +318,8 @@ static void b2_model_reshape(b2_model *m, const int64_t *new_shape, const int64_
                              const int64_t *shift, const uint8_t *fill) {
   b2_model r = b2_model_new(m->ndim, new_shape, m->itemsize, 0);
   int64_t nn = b2_model_nitems(&r);
+  r.defined = (uint8_t *)b2_malloc((size_t)nn);
+  memset(r.defined, 1, (size_t)nn);
   if (nn > 0) {
     int64_t idx[B2_MAXD], lo[B2_MAXD], old[B2_MAXD];
     for (int d = 0; d < m->ndim; d++) idx[d] = lo[d] = 0;
@@ -329,11 +336,17 @@ static void b2_model_reshape(b2_model *m, const int64_t *new_shape, const int64_
         if (i >= m->shape[d]) inside = 0;
         old[d] = i;
       }
-      uint8_t *dst = r.data + b2_flat(r.ndim, r.shape, idx) * r.itemsize;
-      if (inside)
-        memcpy(dst, m->data + b2_flat(m->ndim, m->shape, old) * m->itemsize, (size_t)m->itemsize);
-      else if (fill)
+      int64_t f = b2_flat(r.ndim, r.shape, idx);
+      uint8_t *dst = r.data + f * r.itemsize;
+      if (inside) {
+        int64_t of = b2_flat(m->ndim, m->shape, old);
+        memcpy(dst, m->data + of * m->itemsize, (size_t)m->itemsize);
+        if (m->defined) r.defined[f] = m->defined[of];
+      } else if (fill) {
         memcpy(dst, fill, (size_t)m->itemsize);
+      } else {
+        r.defined[f] = 0;
+      }
     } while (b2_next_index(r.ndim, idx, lo, r.shape));
   }
   b2_model_free(m);
@@ -344,6 +357,16 @@ static void b2_model_reshape(b2_model *m, const int64_t *new_shape, const int64_
 static int64_t b2_first_diff(const uint8_t *a, const uint8_t *b, int64_t nitems, int32_t isz) {
   for (int64_t i = 0; i < nitems; i++)
     if (memcmp(a + i * isz, b + i * isz, (size_t)isz) != 0) return i;
+  return -1;
+}
+
+/* Like b2_first_diff between a buffer and the model, skipping its unspecified items. */
+static int64_t b2_model_diff(const b2_model *m, const uint8_t *buf) {
+  int64_t n = b2_model_nitems(m);
+  for (int64_t i = 0; i < n; i++) {
+    if (m->defined && !m->defined[i]) continue;
+    if (memcmp(buf + i * m->itemsize, m->data + i * m->itemsize, (size_t)m->itemsize) != 0) return i;
+  }
   return -1;
 }
 
@@ -431,7 +454,7 @@ static int b2_matches(const b2nd_array_t *a, const b2_model *m, const char *what
   int rc = b2nd_to_cbuffer(a, buf, nb);
   CHECK_EQ(rc, 0, "%s: to_cbuffer", what);
   if (rc == 0) {
-    int64_t k = b2_first_diff(buf, m->data, b2_model_nitems(m), m->itemsize);
+    int64_t k = b2_model_diff(m, buf);
     CHECK(k < 0, "%s: item %lld differs from the model (shape %s)", what, (long long)k,
           b2_shape_str(m->ndim, m->shape));
   }
