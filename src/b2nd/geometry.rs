@@ -261,8 +261,9 @@ impl Geometry {
     }
 
     /// Checks a slice `[start, stop)`: one value per dimension, both ends within
-    /// `0..=shape`; a dimension with `start >= stop` makes the slice empty (as in the
-    /// reference). Returns the slice shape.
+    /// `0..=shape` (`Failure` for negative ends, `InvalidParam` past the shape, as in the
+    /// reference); a dimension with `start >= stop` makes the slice empty. Returns the
+    /// slice shape.
     pub fn check_slice(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
         let n = self.ndim();
         if start.len() < n || stop.len() < n {
@@ -270,11 +271,12 @@ impl Geometry {
         }
         (0..n)
             .map(|d| {
-                let inside = |v: i64| (0..=self.shape[d]).contains(&v);
-                if inside(start[d]) && inside(stop[d]) {
-                    Ok((stop[d] - start[d]).max(0))
-                } else {
+                if start[d] < 0 || stop[d] < 0 {
+                    Err(Error::Failure)
+                } else if start[d] > self.shape[d] || stop[d] > self.shape[d] {
                     Err(Error::InvalidParam)
+                } else {
+                    Ok((stop[d] - start[d]).max(0))
                 }
             })
             .collect()

@@ -30,8 +30,12 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     }
 
     /// Writes a copy of the array to `path` (a frame file, or a sparse-frame directory
-    /// when `contiguous` is false) with the same parameters and shapes.
+    /// when `contiguous` is false) with the same parameters and shapes; `Error::Failure`
+    /// when `path` exists (nothing is overwritten, as in the reference).
     pub fn save(&mut self, path: &Path, contiguous: bool) -> Result<()> {
+        if path.exists() {
+            return Err(Error::Failure);
+        }
         if contiguous {
             self.schunk_mut().to_file(path)?;
             return Ok(());

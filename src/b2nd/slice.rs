@@ -176,7 +176,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     }
 
     /// Copies the items of `[start, stop)` into `buf`, a C-order buffer of `bufshape`
-    /// items, at its origin.
+    /// items, at its origin; the rest of `buf` is zeroed.
     pub fn get_slice_buffer(
         &mut self,
         start: &[i64],
@@ -185,9 +185,16 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         bufshape: &[i64],
     ) -> Result<()> {
         self.refresh()?;
-        self.check_buffer(start, stop, bufshape, buf.len())?;
+        let extent = self.check_buffer(start, stop, bufshape, buf.len())?;
         let ts = self.typesize() as usize;
-        if self.ndim() == 0 {
+        let n = self.ndim();
+        // What the slice does not cover reads as zeros.
+        let exact = extent.iter().product::<i64>() as usize * ts == buf.len()
+            && bufshape[..n] == extent[..];
+        if !exact {
+            buf.fill(0);
+        }
+        if n == 0 {
             return self.read_chunk(0, None, &mut buf[..ts]);
         }
         let g = self.geom.clone();
