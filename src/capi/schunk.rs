@@ -241,7 +241,9 @@ pub(crate) unsafe fn with_schunk<T>(
 ///
 /// # Safety
 /// `storage` must be NULL or readable, with its pointer fields NULL or valid.
-unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc2_io, UserParams)> {
+pub(crate) unsafe fn core_storage(
+    storage: *const blosc2_storage,
+) -> Result<(Storage, blosc2_io, UserParams)> {
     // SAFETY: caller guarantees.
     let s = unsafe { storage.as_ref() }
         .copied()
@@ -292,7 +294,7 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
 }
 
 /// The lock a new handle on `core` gets for the I/O selection `io`.
-fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
+pub(crate) fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
     // SAFETY: `io` comes from the caller's storage, whose parameter block matches its id.
     match &core.storage().urlpath {
         Some(p) if unsafe { schunk_lock::wanted(io) } => FrameLock::on(p),
