@@ -39,8 +39,7 @@ pub fn read_meta(sc: &SuperChunk) -> Result<(Geometry, Option<String>, i8)> {
         })
         .ok_or(Error::MetalayerNotFound)?;
     let (meta, _) = Meta::deserialize(content).map_err(|_| Error::Failure)?;
-    let geom = Geometry::new(&meta.shape, &meta.chunkshape, &meta.blockshape)
-        .map_err(|_| Error::Failure)?;
+    let geom = Geometry::new(&meta.shape, &meta.chunkshape, &meta.blockshape)?;
     Ok((geom, meta.dtype, meta.dtype_format))
 }
 

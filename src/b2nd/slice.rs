@@ -147,7 +147,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         bufshape: &[i64],
         len: usize,
     ) -> Result<Vec<i64>> {
-        let extent = self.geom.check_slice(start, stop)?;
+        let extent = self.geom.slice_extent(start, stop)?;
         let n = self.ndim();
         if bufshape.len() < n || (0..n).any(|d| bufshape[d] < extent[d]) {
             return Err(Error::InvalidParam);
@@ -172,6 +172,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         if box_span(&side, &extent, ts)? > len {
             return Err(Error::InvalidParam);
         }
+        self.geom.check_bounds(start, stop)?;
         Ok(extent)
     }
 
