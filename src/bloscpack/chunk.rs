@@ -4,7 +4,9 @@
 use rayon::prelude::*;
 
 use super::error::{Error, Result};
-use crate::constants::{BITSHUFFLE, BLOSC1_VERSION_FORMAT, MIN_HEADER_LENGTH, SHUFFLE};
+use crate::constants::{
+    BITSHUFFLE, BLOSC1_VERSION_FORMAT, MIN_HEADER_LENGTH, NEVER_SPLIT, SHUFFLE,
+};
 use crate::context::{CParams, Context, DParams};
 
 /// How chunks are compressed (the `blosc_args` of bloscpack, the `cparams` of bcolz).
@@ -60,43 +62,64 @@ impl ChunkParams {
 /// Compresses `data` into one chunk with the 16-byte Blosc1 header and format version 2,
 /// which c-blosc 1.x reads.
 ///
-/// c-blosc 1.x bit-unshuffles a block only when it holds a multiple of 8 items (it copies
-/// other blocks as they are), while this engine bit-shuffles the whole multiple of 8 of
-/// every block. When a block of the chunk would differ, the chunk is byte-shuffled
-/// instead, so that every Blosc1 reader gets the same bytes back.
+/// c-blosc 1.x reads two things differently from this engine's encoder, so such chunks are
+/// compressed again in a form both read alike: it splits a block into per-byte streams
+/// only when the block holds at least 128 items (else the chunk is written unsplit), and
+/// it bit-unshuffles a block only when it holds a multiple of 8 items (else the chunk is
+/// byte-shuffled instead).
 pub fn compress_chunk(data: &[u8], params: &ChunkParams) -> Result<Vec<u8>> {
-    let chunk = compress_v2(data, params)?;
-    if params.shuffle == 2 && !bitshuffle_agrees(&chunk, data.len()) {
-        let byte = ChunkParams {
-            shuffle: 1,
-            ..*params
-        };
-        return compress_v2(data, &byte);
+    let mut p = *params;
+    let mut never_split = false;
+    loop {
+        let chunk = compress_v2(data, &p, never_split)?;
+        match blosc1_mismatch(&chunk, data.len()) {
+            Some(Mismatch::Split) if !never_split => never_split = true,
+            Some(Mismatch::Bitshuffle) if p.shuffle == 2 => p.shuffle = 1,
+            _ => return Ok(chunk),
+        }
     }
-    Ok(chunk)
 }
 
-/// Whether every block of a bit-shuffled chunk holds a multiple of 8 items (or the chunk
-/// is stored without filters), where both bit-shuffle conventions agree.
-fn bitshuffle_agrees(chunk: &[u8], nbytes: usize) -> bool {
+/// Where c-blosc 1.x would decode a chunk of this engine differently.
+enum Mismatch {
+    /// Streams split in blocks c-blosc 1.x reads as one stream.
+    Split,
+    /// A bit-shuffled block whose item count is not a multiple of 8.
+    Bitshuffle,
+}
+
+fn blosc1_mismatch(chunk: &[u8], nbytes: usize) -> Option<Mismatch> {
     const MEMCPYED: u8 = 0x02;
-    let Ok(info) = crate::cbuffer::basic_info(chunk) else {
-        return false;
-    };
+    const DOBITSHUFFLE: u8 = 0x04;
+    const DONT_SPLIT: u8 = 0x10;
+    const BLOSC1_MIN_SPLIT_ITEMS: usize = 128;
+    let info = crate::cbuffer::basic_info(chunk).ok()?;
     if info.flags & MEMCPYED != 0 || nbytes == 0 {
-        return true;
+        return None;
     }
     let ts = usize::from(info.typesize);
     let bs = info.blocksize as usize;
+    if info.flags & DONT_SPLIT == 0 && ts > 1 && ts <= 16 && bs / ts < BLOSC1_MIN_SPLIT_ITEMS {
+        return Some(Mismatch::Split);
+    }
     let last = match nbytes % bs {
         0 => bs,
         r => r,
     };
-    (bs / ts).is_multiple_of(8) && (last / ts).is_multiple_of(8)
+    if info.flags & DOBITSHUFFLE != 0
+        && !((bs / ts).is_multiple_of(8) && (last / ts).is_multiple_of(8))
+    {
+        return Some(Mismatch::Bitshuffle);
+    }
+    None
 }
 
-fn compress_v2(data: &[u8], params: &ChunkParams) -> Result<Vec<u8>> {
-    let mut ctx = Context::compressor(params.cparams()?);
+fn compress_v2(data: &[u8], params: &ChunkParams, never_split: bool) -> Result<Vec<u8>> {
+    let mut cparams = params.cparams()?;
+    if never_split {
+        cparams.splitmode = NEVER_SPLIT;
+    }
+    let mut ctx = Context::compressor(cparams);
     ctx.set_blosc1_header(true);
     let mut out = vec![0u8; data.len() + crate::constants::MAX_OVERHEAD];
     let n = ctx.compress(data, &mut out)?;
