@@ -83,7 +83,8 @@ pub fn detect(path: &Path) -> Result<Format, String> {
             Format::CFrame
         });
     }
-    if n == 16 && blosc2::cbuffer::basic_info(&head).is_ok() {
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if n == 16 && blosc2::cbuffer::basic_info(&head).is_ok_and(|i| i.cbytes as u64 == len) {
         return Ok(Format::Chunk);
     }
     Err(format!(

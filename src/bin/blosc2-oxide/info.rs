@@ -168,6 +168,10 @@ pub fn info(path: &Path, fmt: Format) -> Result<Value, String> {
                 v["chunkshape"] = json!(g.chunkshape());
                 v["blockshape"] = json!(g.blockshape());
                 v["dtype"] = json!(a.dtype());
+                let nbytes = g.nitems().max(0) as u64 * a.typesize().max(0) as u64;
+                v["padded_nbytes"] = v["nbytes"].clone();
+                v["nbytes"] = json!(nbytes);
+                v["ratio"] = ratio(nbytes, v["cbytes"].as_u64().unwrap_or(0));
             }
             v
         }
