@@ -99,7 +99,13 @@ impl CArray {
             p if p.exists() => read_json(&p)?,
             _ => json!({}),
         };
-        let shape = field(&sizes, "shape", "meta/sizes")?
+        CArray::from_meta(root, &sizes, &storage, attrs)
+    }
+
+    /// A carray at `root` described by the parsed `meta/sizes` and `meta/storage` files,
+    /// checked for consistency (nothing is read from `root`).
+    pub fn from_meta(root: &Path, sizes: &Value, storage: &Value, attrs: Value) -> Result<CArray> {
+        let shape = field(sizes, "shape", "meta/sizes")?
             .as_array()
             .filter(|s| !s.is_empty())
             .and_then(|s| {
@@ -108,11 +114,11 @@ impl CArray {
                     .collect::<Option<Vec<usize>>>()
             })
             .ok_or_else(|| Error::format("meta/sizes: bad \"shape\""))?;
-        let dtype = field(&storage, "dtype", "meta/storage")?
+        let dtype = field(storage, "dtype", "meta/storage")?
             .as_str()
             .ok_or_else(|| Error::format("meta/storage: \"dtype\" is not a string"))?
             .to_string();
-        let cp = field(&storage, "cparams", "meta/storage")?;
+        let cp = field(storage, "cparams", "meta/storage")?;
         let small = |k: &str, max: u64| -> Result<u8> {
             let v = uint(cp, k, "meta/storage cparams")?;
             u8::try_from(v)
@@ -130,7 +136,7 @@ impl CArray {
                 .to_string(),
             quantize: cp.get("quantize").and_then(Value::as_i64).unwrap_or(0),
         };
-        let chunklen = usize::try_from(uint(&storage, "chunklen", "meta/storage")?)
+        let chunklen = usize::try_from(uint(storage, "chunklen", "meta/storage")?)
             .ok()
             .filter(|&c| c > 0)
             .ok_or_else(|| Error::format("meta/storage: chunklen must be positive"))?;
@@ -147,7 +153,7 @@ impl CArray {
             .filter(|&b| b <= crate::bloscpack::MAX_CHUNK_SIZE as usize)
             .ok_or_else(|| Error::format("chunklen × row size exceeds a Blosc chunk"))?;
         let nbytes = (shape[0] as u64).checked_mul(atomsize as u64);
-        if nbytes != Some(uint(&sizes, "nbytes", "meta/sizes")?) {
+        if nbytes != Some(uint(sizes, "nbytes", "meta/sizes")?) {
             return Err(Error::format(
                 "meta/sizes: nbytes does not match shape × row size",
             ));
