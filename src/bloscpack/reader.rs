@@ -3,7 +3,10 @@
 
 use std::io::{Read, Seek, Write};
 
+use rayon::prelude::*;
 use serde_json::Value;
+
+use super::checksum::Checksum;
 
 use super::chunk::decompress_many;
 use super::error::{Error, Result};
@@ -149,8 +152,19 @@ impl<R: Read + Seek> Reader<R> {
         Ok(())
     }
 
-    /// The next chunk in file order, `None` after the last.
+    /// The next chunk in file order (its checksum verified), `None` after the last.
     pub fn next_chunk(&mut self) -> Result<Option<RawChunk>> {
+        match self.next_unverified()? {
+            Some((c, digest)) => {
+                verify(&c, &digest, self.header.checksum)?;
+                Ok(Some(c))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The next chunk and its stored digest, sizes checked but not the digest.
+    fn next_unverified(&mut self) -> Result<Option<(RawChunk, Vec<u8>)>> {
         let i = self.next;
         if i >= self.header.nchunks {
             return Ok(None);
@@ -180,35 +194,37 @@ impl<R: Read + Seek> Reader<R> {
         data.extend_from_slice(&self.src.take(rest, "a chunk")?);
         let size = self.header.checksum.size() as u64;
         let digest = self.src.take(size, "a chunk checksum")?;
-        if self.header.checksum.digest(&data) != digest {
-            return Err(Error::Checksum(format!(
-                "chunk {i} at offset {offset} ({})",
-                self.header.checksum
-            )));
-        }
         self.next += 1;
-        Ok(Some(RawChunk {
-            index: i,
-            offset,
-            data,
-            nbytes,
-        }))
+        Ok(Some((
+            RawChunk {
+                index: i,
+                offset,
+                data,
+                nbytes,
+            },
+            digest,
+        )))
     }
 
-    /// Reads up to `max_bytes` of uncompressed data worth of chunks (at least one).
+    /// Reads up to `max_bytes` of uncompressed data worth of chunks (at least one),
+    /// verifying their checksums in parallel.
     pub fn next_batch(&mut self, max_bytes: usize) -> Result<Vec<RawChunk>> {
         let mut batch = Vec::new();
         let mut total = 0usize;
         while total < max_bytes.max(1) {
-            match self.next_chunk()? {
+            match self.next_unverified()? {
                 Some(c) => {
-                    total += c.nbytes.max(1);
+                    total += c.0.nbytes.max(1);
                     batch.push(c);
                 }
                 None => break,
             }
         }
-        Ok(batch)
+        let checksum = self.header.checksum;
+        batch
+            .into_par_iter()
+            .map(|(c, digest)| verify(&c, &digest, checksum).map(|()| c))
+            .collect()
     }
 
     /// Decodes every chunk in order into `out` (the payload as stored), decoding batches
@@ -251,6 +267,16 @@ impl<R: Read + Seek> Reader<R> {
             _ => self.unpack_to(out, progress),
         }
     }
+}
+
+fn verify(c: &RawChunk, digest: &[u8], checksum: Checksum) -> Result<()> {
+    if checksum.digest(&c.data) != digest {
+        return Err(Error::Checksum(format!(
+            "chunk {} at offset {} ({checksum})",
+            c.index, c.offset
+        )));
+    }
+    Ok(())
 }
 
 /// Uncompressed bytes decoded per parallel batch.
