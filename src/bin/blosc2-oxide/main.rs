@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bgwrite;
 mod decode;
 mod detect;
 mod encode;
@@ -278,11 +279,10 @@ fn decompress(input: &Path, output: &Path, quiet: bool) -> Result<u64, String> {
         })
     } else {
         let f = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
-        let mut w = BufWriter::with_capacity(1 << 20, f);
-        decode::decode(input, fmt, &mut w, &bar).and_then(|n| {
-            w.flush().map_err(|e| e.to_string())?;
-            Ok(n)
-        })
+        let mut w = bgwrite::BgWriter::new(f);
+        let n = decode::decode(input, fmt, &mut w, &bar);
+        let done = w.finish().map_err(|e| format!("{}: {e}", output.display()));
+        n.and_then(|n| done.map(|()| n))
     };
     bar.finish();
     if r.is_err() && output != Path::new("-") {
