@@ -259,3 +259,39 @@ fn hostile_files_give_errors() {
     b[meta_max..meta_max + 4].copy_from_slice(&u32::MAX.to_le_bytes());
     assert!(matches!(read_err(&b), Error::Format(_)));
 }
+
+#[test]
+fn chunks_follow_the_blosc1_split_and_bitshuffle_rules() {
+    // c-blosc 1.x splits only blocks of at least 128 items and bit-unshuffles only blocks
+    // holding a multiple of 8 items; every chunk written must decode alike under them.
+    for typesize in [1u8, 2, 4, 8, 16] {
+        for shuffle in [0u8, 1, 2] {
+            for n in [0usize, 100, 768, 1600, 4096, 65_536 + 24, 300_000] {
+                let n = n - n % usize::from(typesize);
+                let data: Vec<u8> = (0..n).map(|i| (i / 7 % 256) as u8).collect();
+                let p = ChunkParams {
+                    typesize,
+                    shuffle,
+                    ..ChunkParams::default()
+                };
+                let c = compress_chunk(&data, &p).unwrap();
+                assert_eq!(c[0], 2, "Blosc1 format version");
+                let info = crate::cbuffer::basic_info(&c).unwrap();
+                let (ts, bs, flags) = (
+                    usize::from(info.typesize),
+                    info.blocksize as usize,
+                    info.flags,
+                );
+                let filtered = flags & 0x02 == 0 && n > 0;
+                if filtered && flags & 0x10 == 0 && ts > 1 {
+                    assert!(bs / ts >= 128, "split block of {} items", bs / ts);
+                }
+                if filtered && flags & 0x04 != 0 {
+                    let last = if n % bs == 0 { bs } else { n % bs };
+                    assert!((bs / ts) % 8 == 0 && (last / ts) % 8 == 0);
+                }
+                assert!(decompress_chunk(&c, n).unwrap() == data);
+            }
+        }
+    }
+}
