@@ -12,7 +12,7 @@ cd "$root/fuzz"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(chunk_decode frame_read roundtrip schunk_ops io_backends)
+[ ${#targets[@]} -gt 0 ] || targets=(chunk_decode frame_read roundtrip schunk_ops io_backends bloscpack_read bcolz_meta)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked
@@ -36,6 +36,13 @@ seed() { # seed TARGET PATTERN DIR...
 seed chunk_decode '*.cdata' chunks blosc1 compat
 seed frame_read '*.b2frame' frames sframes compat
 mkdir -p corpus/roundtrip corpus/io_backends
+seed bloscpack_read '*.blp' bloscpack
+mkdir -p corpus/bcolz_meta
+for m in "$shared"/bcolz/*/meta "$shared"/bcolz/*/*/meta; do
+  if [ -d "$m" ]; then
+    { cat "$m/sizes"; printf '\0'; cat "$m/storage"; } > "corpus/bcolz_meta/$(echo "$m" | tr / _)"
+  fi
+done
 
 status=0
 for target in "${targets[@]}"; do

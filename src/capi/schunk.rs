@@ -286,7 +286,9 @@ impl Drop for LockTakenOut<'_> {
 ///
 /// # Safety
 /// `storage` must be NULL or readable, with its pointer fields NULL or valid.
-unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc2_io, UserParams)> {
+pub(crate) unsafe fn core_storage(
+    storage: *const blosc2_storage,
+) -> Result<(Storage, blosc2_io, UserParams)> {
     // SAFETY: caller guarantees.
     let s = unsafe { storage.as_ref() }
         .copied()
@@ -338,7 +340,7 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
 }
 
 /// The lock a new handle on `core` gets for the I/O selection `io`.
-fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
+pub(crate) fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
     let Some(p) = &core.storage().urlpath else {
         return Ok(FrameLock::none());
     };

@@ -1,0 +1,310 @@
+//! Reading Bloscpack files: header, metadata, offsets, then the chunks in order, every
+//! checksum and size checked before a chunk is handed out.
+
+use std::io::{Read, Seek, Write};
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::checksum::Checksum;
+
+use super::chunk::decompress_many;
+use super::error::{Error, Result};
+use super::header::{Header, HEADER_LEN};
+use super::metadata::{read_section, MetaHeader};
+use super::numpy::NumpyMeta;
+use super::source::Source;
+use crate::constants::MIN_HEADER_LENGTH;
+
+/// One compressed chunk of a file, its checksum verified.
+#[derive(Debug, Clone)]
+pub struct RawChunk {
+    /// Chunk number.
+    pub index: i64,
+    /// Where the chunk starts in the file.
+    pub offset: u64,
+    /// The Blosc chunk (header included, checksum excluded).
+    pub data: Vec<u8>,
+    /// Its uncompressed size.
+    pub nbytes: usize,
+}
+
+/// A Bloscpack file open for reading.
+#[derive(Debug)]
+pub struct Reader<R> {
+    src: Source<R>,
+    header: Header,
+    meta: Option<(MetaHeader, Value)>,
+    offsets: Vec<i64>,
+    offsets_pos: u64,
+    data_start: u64,
+    next: i64,
+}
+
+impl<R: Read + Seek> Reader<R> {
+    /// Reads and checks the header, the metadata section and the offsets table.
+    pub fn new(inner: R) -> Result<Reader<R>> {
+        let mut src = Source::new(inner)?;
+        let header = Header::decode(&src.take(HEADER_LEN as u64, "the Bloscpack header")?)?;
+        if header.nchunks < 0 {
+            return Err(Error::Unsupported(
+                "a file whose number of chunks is unknown (-1)".into(),
+            ));
+        }
+        let meta = if header.metadata {
+            Some(read_section(&mut src)?)
+        } else {
+            None
+        };
+        let offsets_pos = src.pos;
+        let table = header
+            .offset_slots()
+            .checked_mul(8)
+            .filter(|&n| n <= src.remaining())
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "truncated: the offsets table of {} entries does not fit in the file",
+                    header.offset_slots()
+                ))
+            })?;
+        let used = if header.offsets {
+            header.nchunks as u64
+        } else {
+            0
+        };
+        let raw = src.take(used * 8, "the offsets table")?;
+        let offsets = raw
+            .chunks_exact(8)
+            .map(|b| i64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .collect();
+        src.seek_to(offsets_pos + table, "the first chunk")?;
+        let min_chunk = (MIN_HEADER_LENGTH + header.checksum.size()) as u64;
+        if (header.nchunks as u64).saturating_mul(min_chunk) > src.remaining() {
+            return Err(Error::format(format!(
+                "truncated: {} chunks cannot fit in the {} bytes left",
+                header.nchunks,
+                src.remaining()
+            )));
+        }
+        let data_start = src.pos;
+        Ok(Reader {
+            src,
+            header,
+            meta,
+            offsets,
+            offsets_pos,
+            data_start,
+            next: 0,
+        })
+    }
+
+    /// The Bloscpack header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The metadata header, when the file has metadata.
+    pub fn meta_header(&self) -> Option<&MetaHeader> {
+        self.meta.as_ref().map(|m| &m.0)
+    }
+
+    /// The metadata, when the file has some.
+    pub fn metadata(&self) -> Option<&Value> {
+        self.meta.as_ref().map(|m| &m.1)
+    }
+
+    /// The numpy description of the array, when the file holds one.
+    pub fn numpy(&self) -> Option<Result<NumpyMeta>> {
+        self.metadata().and_then(NumpyMeta::from_metadata)
+    }
+
+    /// The offsets of the chunks in use (empty when the file stores none).
+    pub fn offsets(&self) -> &[i64] {
+        &self.offsets
+    }
+
+    /// Where the offsets table starts.
+    pub fn offsets_pos(&self) -> u64 {
+        self.offsets_pos
+    }
+
+    /// Where the first chunk starts.
+    pub fn data_start(&self) -> u64 {
+        self.data_start
+    }
+
+    /// Length of the file.
+    pub fn file_len(&self) -> u64 {
+        self.src.len
+    }
+
+    /// Total uncompressed size announced by the header.
+    pub fn nbytes(&self) -> Result<u64> {
+        self.header
+            .total_nbytes()
+            .ok_or_else(|| Error::Unsupported("chunk sizes unknown (-1)".into()))
+    }
+
+    /// Puts the reading position back at the first chunk.
+    pub fn rewind(&mut self) -> Result<()> {
+        self.src.seek_to(self.data_start, "the first chunk")?;
+        self.next = 0;
+        Ok(())
+    }
+
+    /// The next chunk in file order (its checksum verified), `None` after the last.
+    pub fn next_chunk(&mut self) -> Result<Option<RawChunk>> {
+        match self.next_unverified()? {
+            Some((c, digest)) => {
+                verify(&c, &digest, self.header.checksum)?;
+                Ok(Some(c))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The next chunk and its stored digest, sizes checked but not the digest.
+    fn next_unverified(&mut self) -> Result<Option<(RawChunk, Vec<u8>)>> {
+        let i = self.next;
+        if i >= self.header.nchunks {
+            return Ok(None);
+        }
+        let offset = self.src.pos;
+        if let Some(&o) = self.offsets.get(i as usize) {
+            if o != -1 && u64::try_from(o).ok() != Some(offset) {
+                return Err(Error::format(format!(
+                    "the offsets table puts chunk {i} at {o}, but it starts at {offset}"
+                )));
+            }
+        }
+        let head = self.src.take(MIN_HEADER_LENGTH as u64, "a chunk header")?;
+        let info = crate::cbuffer::basic_info(&head)
+            .map_err(|_| Error::format(format!("chunk {i} has an invalid Blosc header")))?;
+        let nbytes = usize::try_from(info.nbytes)
+            .map_err(|_| Error::format(format!("chunk {i} claims a negative size")))?;
+        if let Some(want) = self.header.chunk_nbytes(i) {
+            if want != nbytes {
+                return Err(Error::format(format!(
+                    "chunk {i} holds {nbytes} bytes, the header announces {want}"
+                )));
+            }
+        }
+        let rest = (info.cbytes as u64).saturating_sub(MIN_HEADER_LENGTH as u64);
+        let mut data = head;
+        data.extend_from_slice(&self.src.take(rest, "a chunk")?);
+        let size = self.header.checksum.size() as u64;
+        let digest = self.src.take(size, "a chunk checksum")?;
+        self.next += 1;
+        Ok(Some((
+            RawChunk {
+                index: i,
+                offset,
+                data,
+                nbytes,
+            },
+            digest,
+        )))
+    }
+
+    /// Reads up to `max_bytes` of uncompressed data worth of chunks (at least one),
+    /// verifying their checksums in parallel.
+    pub fn next_batch(&mut self, max_bytes: usize) -> Result<Vec<RawChunk>> {
+        let mut batch = Vec::new();
+        let mut total = 0usize;
+        while total < max_bytes.max(1) {
+            match self.next_unverified()? {
+                Some(c) => {
+                    total += c.0.nbytes.max(1);
+                    batch.push(c);
+                }
+                None => break,
+            }
+        }
+        let checksum = self.header.checksum;
+        batch
+            .into_par_iter()
+            .map(|(c, digest)| verify(&c, &digest, checksum).map(|()| c))
+            .collect()
+    }
+
+    /// Decodes every chunk in order into `out` (the payload as stored), decoding batches
+    /// of chunks in parallel; `progress` gets the bytes written so far. Returns the total.
+    pub fn unpack_to(&mut self, out: &mut dyn Write, progress: &mut dyn FnMut(u64)) -> Result<u64> {
+        let mut total = 0u64;
+        loop {
+            let batch = self.next_batch(BATCH_BYTES)?;
+            if batch.is_empty() {
+                return Ok(total);
+            }
+            let jobs: Vec<(&[u8], usize)> = batch
+                .iter()
+                .map(|c| (c.data.as_slice(), c.nbytes))
+                .collect();
+            for part in decompress_many(&jobs)? {
+                out.write_all(&part)?;
+                total += part.len() as u64;
+            }
+            progress(total);
+        }
+    }
+
+    /// The decoded content in C order: the payload, or for a numpy array stored in
+    /// Fortran order its elements reordered (which holds the whole array in memory).
+    pub fn decode_c_order(
+        &mut self,
+        out: &mut dyn Write,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<u64> {
+        let np = self.numpy().transpose()?;
+        match np {
+            Some(np) if np.fortran && np.shape.len() > 1 => {
+                let mut all = Vec::new();
+                self.unpack_to(&mut all, progress)?;
+                let c = np.to_c_order(&all)?;
+                out.write_all(&c)?;
+                Ok(c.len() as u64)
+            }
+            _ => self.unpack_to(out, progress),
+        }
+    }
+}
+
+fn verify(c: &RawChunk, digest: &[u8], checksum: Checksum) -> Result<()> {
+    if checksum.digest(&c.data) != digest {
+        return Err(Error::Checksum(format!(
+            "chunk {} at offset {} ({checksum})",
+            c.index, c.offset
+        )));
+    }
+    Ok(())
+}
+
+/// Uncompressed bytes decoded per parallel batch.
+pub const BATCH_BYTES: usize = 64 << 20;
+
+/// Reads a whole Bloscpack buffer: the payload (as stored) and the metadata.
+pub fn unpack_bytes(bytes: &[u8]) -> Result<(Vec<u8>, Option<Value>)> {
+    let mut r = Reader::new(std::io::Cursor::new(bytes))?;
+    let mut out = Vec::new();
+    r.unpack_to(&mut out, &mut |_| {})?;
+    Ok((out, r.metadata().cloned()))
+}
+
+impl<R: Read + Seek> Reader<R> {
+    /// Moves to chunk `i` through the offsets table, so that [`Reader::next_chunk`] reads
+    /// it next.
+    pub fn seek_chunk(&mut self, i: i64) -> Result<()> {
+        let o = usize::try_from(i)
+            .ok()
+            .and_then(|i| self.offsets.get(i))
+            .copied()
+            .ok_or_else(|| Error::Unsupported(format!("no offset for chunk {i}")))?;
+        let o = u64::try_from(o)
+            .ok()
+            .filter(|&o| o >= self.data_start)
+            .ok_or_else(|| Error::format(format!("chunk {i} has offset {o}")))?;
+        self.src.seek_to(o, "a chunk")?;
+        self.next = i;
+        Ok(())
+    }
+}
