@@ -6,6 +6,7 @@ pub mod create;
 pub mod geometry;
 pub mod meta;
 pub mod persist;
+mod scratch;
 pub mod slice;
 
 pub use array::Array;

@@ -7,6 +7,7 @@ use std::borrow::BorrowMut;
 use super::array::{read_meta, Array};
 use super::copy::{box_span, copy_box, Side};
 use super::geometry::{c_strides, flatten, unflatten, Geometry};
+use super::scratch::{with_scratch, Scratch};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
@@ -206,47 +207,49 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
         let nblocks = g.nblocks() as usize;
-        let mut data = vec![0u8; cb];
-        for part in chunk_parts(&g, start, stop) {
-            let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
-            let unclipped = (0..n)
-                .all(|d| part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d]));
-            if c_order && unclipped && part.is_whole() {
-                let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
-                if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
-                    self.read_chunk(part.n, None, &mut buf[off..off + cb])?;
-                    continue;
+        with_scratch(Scratch::ChunkData, cb, |data| {
+            for part in chunk_parts(&g, start, stop) {
+                let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
+                let unclipped = (0..n).all(|d| {
+                    part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
+                });
+                if c_order && unclipped && part.is_whole() {
+                    let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
+                    if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
+                        self.read_chunk(part.n, None, &mut buf[off..off + cb])?;
+                        continue;
+                    }
+                }
+                let blocks = touched_blocks(&g, &part);
+                let mut mask = vec![true; nblocks];
+                for (b, _) in &blocks {
+                    mask[*b] = false;
+                }
+                self.read_chunk(part.n, Some(&mask), data)?;
+                for (b, at) in blocks {
+                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
+                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
+                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
+                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
+                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                    copy_box(
+                        ts,
+                        &extent,
+                        &data[b * bb..(b + 1) * bb],
+                        Side {
+                            shape: &bshape,
+                            start: &in_block,
+                        },
+                        buf,
+                        Side {
+                            shape: bufshape,
+                            start: &in_buf,
+                        },
+                    )?;
                 }
             }
-            let blocks = touched_blocks(&g, &part);
-            let mut mask = vec![true; nblocks];
-            for (b, _) in &blocks {
-                mask[*b] = false;
-            }
-            self.read_chunk(part.n, Some(&mask), &mut data)?;
-            for (b, at) in blocks {
-                let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
-                let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
-                let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
-                let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
-                let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
-                copy_box(
-                    ts,
-                    &extent,
-                    &data[b * bb..(b + 1) * bb],
-                    Side {
-                        shape: &bshape,
-                        start: &in_block,
-                    },
-                    buf,
-                    Side {
-                        shape: bufshape,
-                        start: &in_buf,
-                    },
-                )?;
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Writes the items of `[start, stop)` from `buf`, a C-order buffer of `bufshape`
@@ -271,46 +274,55 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let bb = self.block_bytes()?;
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
-        let mut data = vec![0u8; cb];
-        for part in chunk_parts(&g, start, stop) {
-            let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
-            let unclipped = (0..n)
-                .all(|d| part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d]));
-            if c_order && unclipped && part.is_whole() {
-                let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
-                if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
-                    self.write_chunk(part.n, &buf[off..off + cb])?;
-                    continue;
+        with_scratch(Scratch::ChunkData, cb, |data| {
+            for part in chunk_parts(&g, start, stop) {
+                let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
+                let unclipped = (0..n).all(|d| {
+                    part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
+                });
+                if c_order && unclipped && part.is_whole() {
+                    let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
+                    if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
+                        self.write_chunk(part.n, &buf[off..off + cb])?;
+                        continue;
+                    }
                 }
+                if !part.is_whole() {
+                    self.read_chunk(part.n, None, data)?;
+                } else if !(unclipped
+                    && g.extchunkshape()
+                        .iter()
+                        .zip(g.chunkshape())
+                        .all(|(&e, &c)| e == i64::from(c)))
+                {
+                    // Padding the blocks do not overwrite must be zeros.
+                    data.fill(0);
+                }
+                for (b, at) in touched_blocks(&g, &part) {
+                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
+                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
+                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
+                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
+                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                    copy_box(
+                        ts,
+                        &extent,
+                        buf,
+                        Side {
+                            shape: bufshape,
+                            start: &in_buf,
+                        },
+                        &mut data[b * bb..(b + 1) * bb],
+                        Side {
+                            shape: &bshape,
+                            start: &in_block,
+                        },
+                    )?;
+                }
+                self.write_chunk(part.n, data)?;
             }
-            data.fill(0);
-            if !part.is_whole() {
-                self.read_chunk(part.n, None, &mut data)?;
-            }
-            for (b, at) in touched_blocks(&g, &part) {
-                let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
-                let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
-                let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
-                let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
-                let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
-                copy_box(
-                    ts,
-                    &extent,
-                    buf,
-                    Side {
-                        shape: bufshape,
-                        start: &in_buf,
-                    },
-                    &mut data[b * bb..(b + 1) * bb],
-                    Side {
-                        shape: &bshape,
-                        start: &in_block,
-                    },
-                )?;
-            }
-            self.write_chunk(part.n, &data)?;
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Copies the whole array into `buf` (C order, at least `nitems * typesize` bytes).
