@@ -2,7 +2,7 @@
 //! fields as the reference does, and running core array operations on it.
 //!
 //! The C struct is the source of truth for the geometry (programs read and may write its
-//! fields); its `sc` is a `blosc2_schunk*` built by [`SchunkBox`], usable with every
+//! fields); its `sc` is a `blosc2_schunk*` built by `SchunkBox`, usable with every
 //! `blosc2_schunk_*` function. Every operation reads the geometry from the struct, runs
 //! on the core super-chunk under the super-chunk's lock, and writes the geometry back.
 
