@@ -239,3 +239,17 @@ fn saves_opens_copies_and_slices_into_new_arrays() {
     assert_eq!(got, model_slice(&data, &[20, 9], &[3, 2], &[17, 8], 8));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn empty_arrays_with_zero_chunks() {
+    let p = params(&[0, 5], &[0, 5], &[0, 5], 4);
+    let mut a = Array::zeros(&p).unwrap();
+    assert_eq!(a.schunk().nchunks(), 0);
+    let mut buf = [0u8; 8];
+    a.to_buffer(&mut buf).unwrap();
+    a.get_slice_buffer(&[0, 1], &[0, 3], &mut buf, &[1, 2])
+        .unwrap();
+    a.set_slice_buffer(&[0, 1], &[0, 3], &buf, &[1, 2]).unwrap();
+    let b = Array::from_buffer(&p, &[]).unwrap();
+    assert_eq!(b.geometry().nitems(), 0);
+}
