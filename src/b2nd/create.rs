@@ -51,12 +51,16 @@ impl Params {
 
 impl Array<SuperChunk> {
     /// A new array whose chunks are all special chunks of `kind` (stored as such, no data).
-    /// `Error::Data` for NaNs unless the typesize is 4 or 8.
+    /// `Error::Data` for NaNs unless the typesize is 4 or 8; `Error::Failure` when the
+    /// storage path exists already (nothing is overwritten, as in the reference).
     pub fn special(params: &Params, kind: Special) -> Result<Array> {
         let storage = params.effective_storage()?;
         let ts = storage.cparams.typesize;
         if kind == Special::Nans && ts != 4 && ts != 8 {
             return Err(Error::Data);
+        }
+        if storage.urlpath.as_ref().is_some_and(|p| p.exists()) {
+            return Err(Error::Failure);
         }
         let g = params.geometry.clone();
         let chunksize = g.chunk_nbytes(ts)?;

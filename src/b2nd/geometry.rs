@@ -260,24 +260,47 @@ impl Geometry {
         (start, stop)
     }
 
-    /// Checks a slice `[start, stop)`: one value per dimension, both ends within
-    /// `0..=shape`; a dimension with `start >= stop` makes the slice empty (as in the
-    /// reference). Returns the slice shape.
-    pub fn check_slice(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+    /// The shape of the slice `[start, stop)` (one value per dimension; a dimension with
+    /// `start >= stop` is empty). Its ends are not checked against the array: see
+    /// [`Self::check_bounds`].
+    pub fn slice_extent(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
         let n = self.ndim();
         if start.len() < n || stop.len() < n {
             return Err(Error::InvalidParam);
         }
         (0..n)
             .map(|d| {
-                let inside = |v: i64| (0..=self.shape[d]).contains(&v);
-                if inside(start[d]) && inside(stop[d]) {
-                    Ok((stop[d] - start[d]).max(0))
-                } else {
-                    Err(Error::InvalidParam)
-                }
+                stop[d]
+                    .checked_sub(start[d])
+                    .map(|e| e.max(0))
+                    .ok_or(Error::InvalidParam)
             })
             .collect()
+    }
+
+    /// Checks the ends of a slice against the array as the reference fails on them:
+    /// `Failure` for a negative end or one past the padded shape, `InvalidParam` for one
+    /// inside the padding.
+    pub fn check_bounds(&self, start: &[i64], stop: &[i64]) -> Result<()> {
+        for d in 0..self.ndim() {
+            for v in [start[d], stop[d]] {
+                if v < 0 || v > self.extshape[d].max(self.shape[d]) {
+                    return Err(Error::Failure);
+                }
+                if v > self.shape[d] {
+                    return Err(Error::InvalidParam);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a slice `[start, stop)` ([`Self::slice_extent`] and
+    /// [`Self::check_bounds`]); returns its shape.
+    pub fn check_slice(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+        let extent = self.slice_extent(start, stop)?;
+        self.check_bounds(start, stop)?;
+        Ok(extent)
     }
 
     /// The chunks (by flat number, in C order) with at least one item in `[start, stop)`;

@@ -30,8 +30,12 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     }
 
     /// Writes a copy of the array to `path` (a frame file, or a sparse-frame directory
-    /// when `contiguous` is false) with the same parameters and shapes.
+    /// when `contiguous` is false) with the same parameters and shapes; `Error::Failure`
+    /// when `path` exists (nothing is overwritten, as in the reference).
     pub fn save(&mut self, path: &Path, contiguous: bool) -> Result<()> {
+        if path.exists() {
+            return Err(Error::Failure);
+        }
         if contiguous {
             self.schunk_mut().to_file(path)?;
             return Ok(());
@@ -49,7 +53,8 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     /// The parameters of a new array holding `[start, stop)` of this one: `params` with
     /// the shape `stop - start` (chunk and block shapes, storage and dtype stay its own).
     pub fn slice_params(&self, params: &Params, start: &[i64], stop: &[i64]) -> Result<Params> {
-        let extent = self.geom.check_slice(start, stop)?;
+        let extent = self.geom.slice_extent(start, stop)?;
+        self.geom.check_bounds(start, start)?;
         if params.geometry.ndim() != self.ndim()
             || params.storage.cparams.typesize != self.typesize()
         {
@@ -61,7 +66,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     }
 
     /// Fills this array with the items of `src` starting at `start` (this array's shape
-    /// gives the extent), chunk by chunk.
+    /// gives the extent), chunk by chunk; what lies beyond `src`'s shape is left as it is.
     pub fn fill_from<T: BorrowMut<SuperChunk>>(
         &mut self,
         src: &mut Array<T>,
@@ -69,25 +74,28 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     ) -> Result<()> {
         src.refresh()?;
         let n = self.ndim();
-        let g = self.geom.clone();
-        let stop: Vec<i64> = (0..n)
-            .map(|d| start.get(d).copied().unwrap_or(-1) + g.shape()[d])
-            .collect();
-        src.geom.check_slice(start, &stop)?;
-        if src.ndim() != n || src.typesize() != self.typesize() {
+        if src.ndim() != n || src.typesize() != self.typesize() || start.len() < n {
             return Err(Error::InvalidParam);
         }
+        src.geom.check_bounds(start, start)?;
+        let g = self.geom.clone();
         let ts = self.typesize() as usize;
         let mut buf = Vec::new();
         for c in 0..g.nchunks() {
             let (cs, ce) = g.chunk_box(&g.chunk_coords(c));
-            let shape: Vec<i64> = (0..n).map(|d| ce[d] - cs[d]).collect();
+            let from: Vec<i64> = (0..n).map(|d| cs[d] + start[d]).collect();
+            let to: Vec<i64> = (0..n)
+                .map(|d| (ce[d] + start[d]).min(src.shape()[d]))
+                .collect();
+            if (0..n).any(|d| from[d] >= to[d]) {
+                continue;
+            }
+            let shape: Vec<i64> = (0..n).map(|d| to[d] - from[d]).collect();
+            let end: Vec<i64> = (0..n).map(|d| cs[d] + shape[d]).collect();
             let items: i64 = shape.iter().product();
             buf.resize(items as usize * ts, 0);
-            let from: Vec<i64> = (0..n).map(|d| cs[d] + start[d]).collect();
-            let to: Vec<i64> = (0..n).map(|d| ce[d] + start[d]).collect();
             src.get_slice_buffer(&from, &to, &mut buf, &shape)?;
-            self.set_slice_buffer(&cs, &ce, &buf, &shape)?;
+            self.set_slice_buffer(&cs, &end, &buf, &shape)?;
         }
         Ok(())
     }

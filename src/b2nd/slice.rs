@@ -7,6 +7,7 @@ use std::borrow::BorrowMut;
 use super::array::{read_meta, Array};
 use super::copy::{box_span, copy_box, Side};
 use super::geometry::{c_strides, flatten, unflatten, Geometry};
+use super::scratch::{with_scratch, Scratch};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
@@ -147,7 +148,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         bufshape: &[i64],
         len: usize,
     ) -> Result<Vec<i64>> {
-        let extent = self.geom.check_slice(start, stop)?;
+        let extent = self.geom.slice_extent(start, stop)?;
         let n = self.ndim();
         if bufshape.len() < n || (0..n).any(|d| bufshape[d] < extent[d]) {
             return Err(Error::InvalidParam);
@@ -172,11 +173,12 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         if box_span(&side, &extent, ts)? > len {
             return Err(Error::InvalidParam);
         }
+        self.geom.check_bounds(start, stop)?;
         Ok(extent)
     }
 
     /// Copies the items of `[start, stop)` into `buf`, a C-order buffer of `bufshape`
-    /// items, at its origin.
+    /// items, at its origin; the rest of `buf` is zeroed.
     pub fn get_slice_buffer(
         &mut self,
         start: &[i64],
@@ -185,9 +187,16 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         bufshape: &[i64],
     ) -> Result<()> {
         self.refresh()?;
-        self.check_buffer(start, stop, bufshape, buf.len())?;
+        let extent = self.check_buffer(start, stop, bufshape, buf.len())?;
         let ts = self.typesize() as usize;
-        if self.ndim() == 0 {
+        let n = self.ndim();
+        // What the slice does not cover reads as zeros.
+        let exact = extent.iter().product::<i64>() as usize * ts == buf.len()
+            && bufshape[..n] == extent[..];
+        if !exact {
+            buf.fill(0);
+        }
+        if n == 0 {
             return self.read_chunk(0, None, &mut buf[..ts]);
         }
         let g = self.geom.clone();
@@ -198,47 +207,49 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
         let nblocks = g.nblocks() as usize;
-        let mut data = vec![0u8; cb];
-        for part in chunk_parts(&g, start, stop) {
-            let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
-            let unclipped = (0..n)
-                .all(|d| part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d]));
-            if c_order && unclipped && part.is_whole() {
-                let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
-                if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
-                    self.read_chunk(part.n, None, &mut buf[off..off + cb])?;
-                    continue;
+        with_scratch(Scratch::ChunkData, cb, |data| {
+            for part in chunk_parts(&g, start, stop) {
+                let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
+                let unclipped = (0..n).all(|d| {
+                    part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
+                });
+                if c_order && unclipped && part.is_whole() {
+                    let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
+                    if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
+                        self.read_chunk(part.n, None, &mut buf[off..off + cb])?;
+                        continue;
+                    }
+                }
+                let blocks = touched_blocks(&g, &part);
+                let mut mask = vec![true; nblocks];
+                for (b, _) in &blocks {
+                    mask[*b] = false;
+                }
+                self.read_chunk(part.n, Some(&mask), data)?;
+                for (b, at) in blocks {
+                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
+                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
+                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
+                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
+                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                    copy_box(
+                        ts,
+                        &extent,
+                        &data[b * bb..(b + 1) * bb],
+                        Side {
+                            shape: &bshape,
+                            start: &in_block,
+                        },
+                        buf,
+                        Side {
+                            shape: bufshape,
+                            start: &in_buf,
+                        },
+                    )?;
                 }
             }
-            let blocks = touched_blocks(&g, &part);
-            let mut mask = vec![true; nblocks];
-            for (b, _) in &blocks {
-                mask[*b] = false;
-            }
-            self.read_chunk(part.n, Some(&mask), &mut data)?;
-            for (b, at) in blocks {
-                let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
-                let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
-                let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
-                let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
-                let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
-                copy_box(
-                    ts,
-                    &extent,
-                    &data[b * bb..(b + 1) * bb],
-                    Side {
-                        shape: &bshape,
-                        start: &in_block,
-                    },
-                    buf,
-                    Side {
-                        shape: bufshape,
-                        start: &in_buf,
-                    },
-                )?;
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Writes the items of `[start, stop)` from `buf`, a C-order buffer of `bufshape`
@@ -263,46 +274,55 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let bb = self.block_bytes()?;
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
-        let mut data = vec![0u8; cb];
-        for part in chunk_parts(&g, start, stop) {
-            let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
-            let unclipped = (0..n)
-                .all(|d| part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d]));
-            if c_order && unclipped && part.is_whole() {
-                let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
-                if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
-                    self.write_chunk(part.n, &buf[off..off + cb])?;
-                    continue;
+        with_scratch(Scratch::ChunkData, cb, |data| {
+            for part in chunk_parts(&g, start, stop) {
+                let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
+                let unclipped = (0..n).all(|d| {
+                    part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
+                });
+                if c_order && unclipped && part.is_whole() {
+                    let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
+                    if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
+                        self.write_chunk(part.n, &buf[off..off + cb])?;
+                        continue;
+                    }
                 }
+                if !part.is_whole() {
+                    self.read_chunk(part.n, None, data)?;
+                } else if !(unclipped
+                    && g.extchunkshape()
+                        .iter()
+                        .zip(g.chunkshape())
+                        .all(|(&e, &c)| e == i64::from(c)))
+                {
+                    // Padding the blocks do not overwrite must be zeros.
+                    data.fill(0);
+                }
+                for (b, at) in touched_blocks(&g, &part) {
+                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
+                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
+                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
+                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
+                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                    copy_box(
+                        ts,
+                        &extent,
+                        buf,
+                        Side {
+                            shape: bufshape,
+                            start: &in_buf,
+                        },
+                        &mut data[b * bb..(b + 1) * bb],
+                        Side {
+                            shape: &bshape,
+                            start: &in_block,
+                        },
+                    )?;
+                }
+                self.write_chunk(part.n, data)?;
             }
-            data.fill(0);
-            if !part.is_whole() {
-                self.read_chunk(part.n, None, &mut data)?;
-            }
-            for (b, at) in touched_blocks(&g, &part) {
-                let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
-                let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
-                let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
-                let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
-                let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
-                copy_box(
-                    ts,
-                    &extent,
-                    buf,
-                    Side {
-                        shape: bufshape,
-                        start: &in_buf,
-                    },
-                    &mut data[b * bb..(b + 1) * bb],
-                    Side {
-                        shape: &bshape,
-                        start: &in_block,
-                    },
-                )?;
-            }
-            self.write_chunk(part.n, &data)?;
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Copies the whole array into `buf` (C order, at least `nitems * typesize` bytes).

@@ -154,7 +154,12 @@ pub unsafe extern "C" fn b2nd_get_slice(
             // SAFETY: forwarded caller guarantees.
             let (start, stop, _) = unsafe { box_args(n, start, stop, start) }?;
             // SAFETY: forwarded caller guarantee.
-            let extent = unsafe { with_array(src, |s| s.geometry().check_slice(&start, &stop)) }?;
+            let extent = unsafe {
+                with_array(src, |s| {
+                    s.geometry().check_bounds(&start, &start)?;
+                    s.geometry().slice_extent(&start, &stop)
+                })
+            }?;
             if ctx.geometry.ndim() != n {
                 return Err(Error::InvalidParam);
             }
