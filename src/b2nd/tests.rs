@@ -280,3 +280,39 @@ fn a_second_handle_follows_shape_changes() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn mutated_frames_fail_cleanly() {
+    let p = params(&[13, 9], &[5, 4], &[2, 3], 4);
+    let data: Vec<u8> = (0..13 * 9 * 4).map(|i| (i * 5 % 199) as u8).collect();
+    let frame = Array::from_buffer(&p, &data).unwrap().to_cframe().unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let mut bytes = frame.clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % bytes.len() as u64) as usize;
+            bytes[at] = next() as u8;
+        }
+        let Ok(mut a) = Array::from_cframe(&bytes) else {
+            continue;
+        };
+        let n = a
+            .geometry()
+            .nitems()
+            .saturating_mul(i64::from(a.typesize()));
+        if !(0..1 << 20).contains(&n) {
+            continue;
+        }
+        let mut out = vec![0u8; n as usize];
+        let _ = a.to_buffer(&mut out);
+        let stop: Vec<i64> = a.shape().iter().map(|&s| s.min(3)).collect();
+        let start = vec![0i64; stop.len()];
+        let _ = a.get_slice_buffer(&start, &stop, &mut out, &stop);
+    }
+}
