@@ -94,7 +94,7 @@ pub(crate) fn blocks_in_c_order(g: &Geometry) -> bool {
     let mut k = 0;
     for d in 0..g.ndim() {
         let (c, b) = (g.chunkshape()[d], g.blockshape()[d]);
-        if c % b != 0 || (d > k && c != b) {
+        if b == 0 || c % b != 0 || (d > k && c != b) {
             return false;
         }
         if d == k && b == 1 {
@@ -199,6 +199,9 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         if n == 0 {
             return self.read_chunk(0, None, &mut buf[..ts]);
         }
+        if self.geom.nitems() == 0 {
+            return Ok(());
+        }
         let g = self.geom.clone();
         let n = g.ndim();
         let bufshape = &bufshape[..n];
@@ -266,6 +269,9 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let ts = self.typesize() as usize;
         if self.ndim() == 0 {
             return self.write_chunk(0, &buf[..ts]);
+        }
+        if self.geom.nitems() == 0 {
+            return Ok(());
         }
         let g = self.geom.clone();
         let n = g.ndim();

@@ -239,3 +239,44 @@ fn saves_opens_copies_and_slices_into_new_arrays() {
     assert_eq!(got, model_slice(&data, &[20, 9], &[3, 2], &[17, 8], 8));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn empty_arrays_with_zero_chunks() {
+    let p = params(&[0, 5], &[0, 5], &[0, 5], 4);
+    let mut a = Array::zeros(&p).unwrap();
+    assert_eq!(a.schunk().nchunks(), 0);
+    let mut buf = [0u8; 8];
+    a.to_buffer(&mut buf).unwrap();
+    a.get_slice_buffer(&[0, 1], &[0, 3], &mut buf, &[1, 2])
+        .unwrap();
+    a.set_slice_buffer(&[0, 1], &[0, 3], &buf, &[1, 2]).unwrap();
+    let b = Array::from_buffer(&p, &[]).unwrap();
+    assert_eq!(b.geometry().nitems(), 0);
+}
+
+#[test]
+fn a_second_handle_follows_shape_changes() {
+    crate::global::init();
+    let dir = std::env::temp_dir().join(format!("b2nd-refresh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shared.b2nd");
+    let mut p = params(&[8, 6], &[4, 3], &[2, 3], 4);
+    p.storage.contiguous = true;
+    p.storage.urlpath = Some(path.clone());
+    let mut writer = Array::zeros(&p).unwrap();
+    let mut reader = Array::open(&path, 0, None).unwrap();
+    assert!(!reader.refresh().unwrap(), "current");
+    let grown = writer.geometry().with_shape(&[8, 5]).unwrap();
+    writer.set_geometry(grown).unwrap();
+    assert!(reader.refresh().unwrap(), "the shape changed on disk");
+    assert_eq!(reader.shape(), &[8, 5]);
+    assert!(!reader.refresh().unwrap(), "current again");
+    let other = Geometry::new(&[8, 5], &[2, 3], &[2, 3]).unwrap();
+    writer.set_geometry(other).unwrap();
+    assert_eq!(
+        reader.refresh().err(),
+        Some(crate::Error::Data),
+        "chunk shape changed"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -160,7 +160,8 @@ pub(crate) fn array_into_c(
 
 /// Runs `f` on the core view of the C array `a` under its super-chunk's lock. The
 /// geometry comes from the struct's fields, re-read from the metalayer first when the
-/// super-chunk changed behind the array's back; afterwards the fields hold the final
+/// super-chunk changed behind the array's back (data operations also follow other
+/// handles' changes on disk, see `Array::refresh`); afterwards the fields hold the final
 /// geometry and `last_tick` the super-chunk's counter.
 ///
 /// # Safety
@@ -187,7 +188,6 @@ pub(crate) unsafe fn with_array<T>(
             if let (Some(c), Some(d)) = (handle_ctx(b.c.cctx), handle_ctx(b.c.dctx)) {
                 b.core.share_callbacks(&c.ctx, &d.ctx);
             }
-            b.core.resync()?;
             let mut core = Array {
                 sc: &mut b.core,
                 geom,
