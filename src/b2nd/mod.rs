@@ -13,7 +13,7 @@
 //!   caller's business), `read_chunk` (with a block mask), `write_chunk` (compress and
 //!   store), `chunk_bytes`/`block_bytes`, `reload_meta`/`refresh`.
 //! * [`mod@slice`]: `get_slice_buffer`/`set_slice_buffer` on C-order buffers, `chunk_parts`,
-//!   `touched_blocks`, `blocks_in_c_order`; [`copy::copy_box`] for boxes between buffers.
+//!   `for_each_block`, `blocks_in_c_order`; [`copy::copy_box`] for boxes between buffers.
 //! * [`create`]: `Array::special`/`zeros` and `Params`; [`persist`]: `fill_from`,
 //!   `slice_params`, `copy_params`, `copy_vlmeta_to`.
 //! * In the C layer: `capi::b2nd_array::{with_array, alloc_array, array_into_c,
