@@ -6,7 +6,8 @@
 # Steps (each counted): cargo fmt --check, cargo clippy, cargo test, cargo build --release,
 # header drift check (tools/gen-headers.sh --check, when present), install + demo, the C
 # test suite against the reference and against ours (each CTest test counted), exports,
-# cross and swap tests (in the ours suite), and the shared corpus (../shared, when present).
+# cross and swap tests (in the ours suite), and the shared corpus (../shared; its absence
+# fails under CI=true).
 # The last line is "N passed, M failed"; the exit status is non-zero if anything failed.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -118,6 +119,7 @@ ctest_variant() {
   echo "==> ctest-$variant"
   local log="$logs/ctest-$variant.log"
   (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 900) > "$log" 2>&1
+  local ctest_status=$?
   local line
   while IFS= read -r line; do
     # "  3/12 Test  #3: getitem ..........   Passed    1.23 sec"
@@ -128,10 +130,20 @@ ctest_variant() {
     echo "    $line"
   done < <(grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+:' "$log")
   grep -E 'tests passed|tests failed' "$log" | sed 's/^/    /'
+  # ctest's own verdict, and a floor on the number of tests it ran: a suite that registers
+  # nothing (or loses a sub-suite) fails instead of passing empty.
+  local count minimum=${min_tests[$variant]}
+  count=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+:' "$log")
+  record "ctest-$variant (exit status $ctest_status)" $ctest_status
+  [ "$count" -ge "$minimum" ]
+  record "ctest-$variant ran $count tests (at least $minimum expected)" $?
   if grep -qE '^ *[0-9]+/[0-9]+ Test +#[0-9]+:.*(Failed|Timeout|Exception|Not Run)' "$log"; then
     echo "    failures: see $log"
   fi
 }
+
+# The fewest CTest tests each variant registers today; raise these when adding tests.
+declare -A min_tests=([reference]=28 [ours]=39)
 
 if [ -n "$refdir" ]; then
   refinc="$refdir/include"
@@ -147,7 +159,16 @@ else
 fi
 
 # --- shared corpus ---------------------------------------------------------------------
-if [ -d "$root/../shared/corpus" ] && [ -f "$root/../shared/tools/verify_corpus.py" ]; then
+# The corpus sits beside the checkout (../shared). Outside CI its absence is said and
+# counted as a failure only when CI is set, where it is always present.
+if [ ! -d "$root/../shared/corpus" ] || [ ! -f "$root/../shared/tools/verify_corpus.py" ]; then
+  echo "==> corpus: ../shared/corpus or ../shared/tools/verify_corpus.py is absent"
+  if [ "${CI:-}" = "true" ]; then
+    record "corpus (absent in CI)" 1
+  else
+    summary+=("NOT RUN  corpus (../shared absent; not counted outside CI)")
+  fi
+else
   echo "==> corpus"
   clog="$logs/corpus.log"
   python3 "$root/../shared/tools/verify_corpus.py" --lib "$ourdir/libblosc2.so.9" \

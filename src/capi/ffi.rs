@@ -11,15 +11,47 @@ pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
 }
 
-/// The C return value of a size-or-error result (errors are traced under `BLOSC_TRACE`).
+/// The negative C code of `e`, traced under `BLOSC_TRACE` with the caller's location.
+#[track_caller]
+fn fail(e: Error) -> c_int {
+    crate::diag::trace_error(e.message(), Location::caller());
+    e.code()
+}
+
+/// The C return value of a size-or-error result: the size (saturated to `c_int`) or the
+/// error's negative code.
 #[track_caller]
 pub(crate) fn code(result: Result<usize>) -> c_int {
     match result {
         Ok(n) => c_int::try_from(n).unwrap_or(c_int::MAX),
-        Err(e) => {
-            crate::diag::trace_error(e.message(), Location::caller());
-            e.code()
-        }
+        Err(e) => fail(e),
+    }
+}
+
+/// The `int` C return value of a 64-bit count-or-error result (counts saturated).
+#[track_caller]
+pub(crate) fn code32(result: Result<i64>) -> c_int {
+    match result {
+        Ok(n) => c_int::try_from(n).unwrap_or(c_int::MAX),
+        Err(e) => fail(e),
+    }
+}
+
+/// The `int64_t` C return value of a 64-bit count-or-error result.
+#[track_caller]
+pub(crate) fn code64(result: Result<i64>) -> i64 {
+    match result {
+        Ok(n) => n,
+        Err(e) => i64::from(fail(e)),
+    }
+}
+
+/// The C return value of a success-or-error result: 0 or the error's negative code.
+#[track_caller]
+pub(crate) fn status(result: Result<()>) -> c_int {
+    match result {
+        Ok(()) => 0,
+        Err(e) => fail(e),
     }
 }
 

@@ -18,6 +18,7 @@ use super::types::{
     blosc2_cparams, blosc2_io, blosc2_io_cb, blosc2_schunk, blosc2_stdio_mmap, blosc2_stdio_params,
     blosc2_storage,
 };
+use crate::testref::TempPath;
 
 static OPENS: AtomicUsize = AtomicUsize::new(0);
 
@@ -31,10 +32,8 @@ unsafe extern "C" fn counting_open(
     unsafe { blosc2_stdio_open(urlpath, mode, params) }
 }
 
-fn path(name: &str) -> CString {
-    let p = std::env::temp_dir().join(format!("b2oxide-io-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&p);
-    CString::new(p.to_string_lossy().into_owned()).expect("path")
+fn path(name: &str) -> TempPath {
+    TempPath::new(&format!("io-{name}"))
 }
 
 fn payload(i: u32) -> Vec<u8> {
@@ -111,7 +110,9 @@ fn user_io_callbacks_carry_frames() {
         assert_eq!(blosc2_register_io_cb(&cb), -30);
         assert_eq!(blosc2_register_io_cb(std::ptr::null()), -12);
     }
-    assert_eq!(unsafe { (*blosc2_get_io_cb(201)).id }, 201);
+    // SAFETY: id 201 was registered above, so the pointer is to a live registry entry.
+    let registered = unsafe { (*blosc2_get_io_cb(201)).id };
+    assert_eq!(registered, 201);
     let p = path("udio.b2frame");
     let mut io = blosc2_io {
         id: 201,
@@ -197,9 +198,6 @@ fn lock_is_reentrant_and_exclusive() {
         libc::close(fd);
         assert_eq!(blosc2_schunk_unlock(sc), -37);
         blosc2_schunk_free(sc);
-        let _ = std::fs::remove_file(
-            std::str::from_utf8(&lock_name[..lock_name.len() - 1]).expect("utf8"),
-        );
     }
 }
 

@@ -3,19 +3,13 @@
 use std::ffi::{c_char, c_int};
 
 use super::context::core_cparams;
+use super::ffi::code;
 use super::ffi::{bytes, c_str, guard};
 use super::schunk::with_schunk;
 use super::schunk_ops::malloc_copy;
 use super::types::{blosc2_cparams, blosc2_schunk};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
-
-fn code(r: Result<usize>) -> c_int {
-    match r {
-        Ok(n) => n as c_int,
-        Err(e) => e.code(),
-    }
-}
 
 /// The name and content arguments of the metalayer setters.
 ///

@@ -4,15 +4,12 @@
 use std::ffi::c_int;
 use std::sync::Arc;
 
+use super::ffi::status;
 use super::ffi::{c_str, guard};
 use super::hooks::{call_cparams, call_dparams, chunk_ptr};
 use super::types::{blosc2_codec, blosc2_filter, blosc2_tuner};
 use crate::error::Error;
 use crate::registry::plugins::{self, Codec, Filter, Tuner};
-
-fn status(r: Result<(), Error>) -> c_int {
-    r.map_or_else(|e| e.code(), |()| 0)
-}
 
 /// Registers a user codec (id 160..=255); re-registering an id with the same name does
 /// nothing. Returns 0, -8 for other ids or another name under a used id.

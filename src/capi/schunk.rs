@@ -230,11 +230,33 @@ pub(crate) unsafe fn with_schunk<T>(
 ) -> Result<T> {
     // SAFETY: forwarded caller guarantees.
     let b = unsafe { schunk_box(schunk) }.ok_or(Error::NullPointer)?;
-    let mut lock = std::mem::replace(&mut b.lock, FrameLock::none());
-    let r = lock.bracket(|| f(b));
-    b.lock = lock;
+    let r = {
+        let mut out = LockTakenOut::new(b);
+        let out = &mut out;
+        out.lock.bracket(|| f(out.schunk))
+    };
     b.sync();
     r
+}
+
+/// A super-chunk whose file lock is taken out for the length of one operation (which needs
+/// the box and the lock at once), and put back when this is dropped, even by a panic.
+struct LockTakenOut<'a> {
+    schunk: &'a mut SchunkBox,
+    lock: FrameLock,
+}
+
+impl<'a> LockTakenOut<'a> {
+    fn new(schunk: &'a mut SchunkBox) -> Self {
+        let lock = std::mem::replace(&mut schunk.lock, FrameLock::none());
+        LockTakenOut { schunk, lock }
+    }
+}
+
+impl Drop for LockTakenOut<'_> {
+    fn drop(&mut self) {
+        self.schunk.lock = std::mem::replace(&mut self.lock, FrameLock::none());
+    }
 }
 
 /// The core storage described by a C `blosc2_storage` (NULL fields take the defaults).
@@ -295,10 +317,14 @@ pub(crate) unsafe fn core_storage(
 
 /// The lock a new handle on `core` gets for the I/O selection `io`.
 pub(crate) fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
+    let Some(p) = &core.storage().urlpath else {
+        return Ok(FrameLock::none());
+    };
     // SAFETY: `io` comes from the caller's storage, whose parameter block matches its id.
-    match &core.storage().urlpath {
-        Some(p) if unsafe { schunk_lock::wanted(io) } => FrameLock::on(p),
-        _ => Ok(FrameLock::none()),
+    if unsafe { schunk_lock::wanted(io) } {
+        FrameLock::on(p)
+    } else {
+        Ok(FrameLock::none())
     }
 }
 
@@ -344,12 +370,17 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     })
 }
 
-fn open_impl(
+/// Opens the frame at `urlpath` (from `offset`) through `udio` (NULL: the file system).
+///
+/// # Safety
+/// `urlpath` must be NULL or a NUL-terminated string; `udio` NULL or a valid `blosc2_io`
+/// whose parameter block matches its id.
+unsafe fn open_impl(
     urlpath: *const c_char,
     offset: i64,
     udio: *const blosc2_io,
 ) -> Result<*mut blosc2_schunk> {
-    // SAFETY: the caller of the entry point guarantees a valid string.
+    // SAFETY: the caller guarantees a valid string.
     let path = unsafe { c_str(urlpath) }.ok_or(Error::InvalidParam)?;
     let path = path.strip_prefix("file:///").unwrap_or(path);
     // SAFETY: the caller guarantees `udio` is NULL or valid.
@@ -378,7 +409,8 @@ fn open_impl(
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_open(urlpath: *const c_char) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        ptr_of(open_impl(urlpath, 0, std::ptr::null()))
+        // SAFETY: forwarded caller guarantees.
+        ptr_of(unsafe { open_impl(urlpath, 0, std::ptr::null()) })
     })
 }
 
@@ -392,7 +424,8 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset(
     offset: i64,
 ) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        ptr_of(open_impl(urlpath, offset, std::ptr::null()))
+        // SAFETY: forwarded caller guarantees.
+        ptr_of(unsafe { open_impl(urlpath, offset, std::ptr::null()) })
     })
 }
 
@@ -405,7 +438,10 @@ pub unsafe extern "C" fn blosc2_schunk_open_udio(
     urlpath: *const c_char,
     udio: *const blosc2_io,
 ) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || ptr_of(open_impl(urlpath, 0, udio)))
+    guard(std::ptr::null_mut(), || {
+        // SAFETY: forwarded caller guarantees.
+        ptr_of(unsafe { open_impl(urlpath, 0, udio) })
+    })
 }
 
 /// Opens the frame at `offset` through the I/O backend `udio`; NULL on error.
@@ -419,7 +455,8 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
     udio: *const blosc2_io,
 ) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        ptr_of(open_impl(urlpath, offset, udio))
+        // SAFETY: forwarded caller guarantees.
+        ptr_of(unsafe { open_impl(urlpath, offset, udio) })
     })
 }
 

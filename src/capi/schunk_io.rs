@@ -3,16 +3,13 @@
 use std::ffi::{c_char, c_int};
 use std::path::Path;
 
+use super::ffi::code64;
 use super::ffi::{c_str, guard};
 use super::schunk::{schunk_box, with_schunk};
 use super::schunk_ops::malloc_copy;
 use super::types::{blosc2_cparams, blosc2_dparams, blosc2_schunk};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
-
-fn code64(r: Result<i64>) -> i64 {
-    r.unwrap_or_else(|e| i64::from(e.code()))
-}
 
 /// The super-chunk as a contiguous frame: the live buffer of an in-memory frame
 /// (`*needs_free` false) or a malloc'd copy; returns its length.

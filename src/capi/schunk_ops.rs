@@ -4,20 +4,10 @@ use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
 
 use super::ffi::{bytes, bytes_mut, guard, trusted_chunk};
+use super::ffi::{code32, code64};
 use super::schunk::with_schunk;
 use super::types::blosc2_schunk;
 use crate::error::{Error, Result};
-
-fn code64(r: Result<i64>) -> i64 {
-    r.unwrap_or_else(|e| i64::from(e.code()))
-}
-
-fn code32(r: Result<i64>) -> c_int {
-    match r {
-        Ok(n) => c_int::try_from(n).unwrap_or(c_int::MAX),
-        Err(e) => e.code(),
-    }
-}
 
 /// A malloc'd copy of `data`.
 pub(crate) fn malloc_copy(data: &[u8]) -> Result<*mut u8> {

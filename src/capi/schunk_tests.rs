@@ -3,7 +3,6 @@
 //! fields must follow every operation.
 
 use std::ffi::{c_char, c_int, c_void, CString};
-use std::path::PathBuf;
 
 use super::io::blosc2_get_io_cb;
 use super::meta::{blosc2_meta_add, blosc2_vlmeta_add, blosc2_vlmeta_get};
@@ -14,57 +13,9 @@ use super::schunk_ops::{
     blosc2_schunk_fill_special,
 };
 use super::types::{blosc2_cparams, blosc2_schunk, blosc2_storage};
-
-const REFERENCE: &str = "/work/main/target/reference/blosc2/lib/libblosc2.so.9";
+use crate::testref::TempPath;
 
 type Sc = *mut blosc2_schunk;
-
-/// The reference entry points the tests use.
-struct Ref {
-    new: unsafe extern "C" fn(*mut blosc2_storage) -> Sc,
-    open: unsafe extern "C" fn(*const c_char) -> Sc,
-    from_buffer: unsafe extern "C" fn(*mut u8, i64, bool) -> Sc,
-    free: unsafe extern "C" fn(Sc) -> c_int,
-    append_buffer: unsafe extern "C" fn(Sc, *const c_void, i32) -> i64,
-    decompress_chunk: unsafe extern "C" fn(Sc, i64, *mut c_void, i32) -> c_int,
-    meta_add: unsafe extern "C" fn(Sc, *const c_char, *mut u8, i32) -> c_int,
-    vlmeta_add: unsafe extern "C" fn(Sc, *const c_char, *mut u8, i32, *mut blosc2_cparams) -> c_int,
-    vlmeta_get: unsafe extern "C" fn(Sc, *const c_char, *mut *mut u8, *mut i32) -> c_int,
-    fill_special: unsafe extern "C" fn(Sc, i64, c_int, i32) -> i64,
-}
-
-fn load() -> Option<Ref> {
-    let path = CString::new(REFERENCE).ok()?;
-    // SAFETY: dlopen with a valid path; the handle is never closed.
-    let h = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-    if h.is_null() {
-        eprintln!("SKIPPED: reference library not found at {REFERENCE}");
-        return None;
-    }
-    fn sym<T: Copy>(h: *mut c_void, name: &str) -> T {
-        let c = CString::new(name).expect("name");
-        // SAFETY: live handle and NUL-terminated name.
-        let p = unsafe { libc::dlsym(h, c.as_ptr()) };
-        assert!(!p.is_null(), "{name} missing in the reference");
-        // SAFETY: `T` is the C signature of `name` in blosc2.h, pointer-sized.
-        unsafe { std::mem::transmute_copy(&p) }
-    }
-    let init: unsafe extern "C" fn() = sym(h, "blosc2_init");
-    // SAFETY: no preconditions.
-    unsafe { init() };
-    Some(Ref {
-        new: sym(h, "blosc2_schunk_new"),
-        open: sym(h, "blosc2_schunk_open"),
-        from_buffer: sym(h, "blosc2_schunk_from_buffer"),
-        free: sym(h, "blosc2_schunk_free"),
-        append_buffer: sym(h, "blosc2_schunk_append_buffer"),
-        decompress_chunk: sym(h, "blosc2_schunk_decompress_chunk"),
-        meta_add: sym(h, "blosc2_meta_add"),
-        vlmeta_add: sym(h, "blosc2_vlmeta_add"),
-        vlmeta_get: sym(h, "blosc2_vlmeta_get"),
-        fill_special: sym(h, "blosc2_schunk_fill_special"),
-    })
-}
 
 fn chunk_data(i: u32) -> Vec<u8> {
     (0..2000u32)
@@ -72,11 +23,8 @@ fn chunk_data(i: u32) -> Vec<u8> {
         .collect()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("b2oxide-capi-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    let _ = std::fs::remove_file(&p);
-    p
+fn tmp(name: &str) -> TempPath {
+    TempPath::new(&format!("capi-{name}"))
 }
 
 fn cparams() -> blosc2_cparams {
@@ -169,10 +117,12 @@ unsafe fn check(
 
 #[test]
 fn our_frames_read_in_the_reference() {
-    let Some(r) = load() else { return };
+    let Some(r) = crate::testref::schunk::get() else {
+        return;
+    };
     super::global::blosc2_init();
     for (name, contiguous) in [("ours.b2frame", true), ("ours-sparse.b2frame", false)] {
-        let path = CString::new(tmp(name).to_string_lossy().into_owned()).expect("path");
+        let path = tmp(name);
         // SAFETY: our own entry points with valid arguments.
         unsafe {
             let sc = build(
@@ -214,10 +164,12 @@ fn our_frames_read_in_the_reference() {
 
 #[test]
 fn reference_frames_read_and_grow_in_ours() {
-    let Some(r) = load() else { return };
+    let Some(r) = crate::testref::schunk::get() else {
+        return;
+    };
     super::global::blosc2_init();
     for (name, contiguous) in [("theirs.b2frame", true), ("theirs-sparse.b2frame", false)] {
-        let path = CString::new(tmp(name).to_string_lossy().into_owned()).expect("path");
+        let path = tmp(name);
         // SAFETY: reference and our entry points with valid arguments.
         unsafe {
             let theirs = build(
@@ -246,9 +198,11 @@ fn reference_frames_read_and_grow_in_ours() {
 
 #[test]
 fn special_fills_agree_with_the_reference() {
-    let Some(r) = load() else { return };
+    let Some(r) = crate::testref::schunk::get() else {
+        return;
+    };
     super::global::blosc2_init();
-    let path = CString::new(tmp("zeros.b2frame").to_string_lossy().into_owned()).expect("path");
+    let path = tmp("zeros.b2frame");
     // SAFETY: reference and our entry points with valid arguments.
     unsafe {
         let mut cp = cparams();
@@ -278,15 +232,8 @@ fn special_fills_agree_with_the_reference() {
         let theirs = (r.new)(&mut st2);
         assert_eq!((r.fill_special)(theirs, 5000, 2, 8000), 3);
         let mut buf: *mut u8 = std::ptr::null_mut();
-        let to_buffer: unsafe extern "C" fn(Sc, *mut *mut u8, *mut bool) -> i64 = {
-            let h = libc::dlopen(
-                c"/work/main/target/reference/blosc2/lib/libblosc2.so.9".as_ptr(),
-                libc::RTLD_NOW,
-            );
-            std::mem::transmute(libc::dlsym(h, c"blosc2_schunk_to_buffer".as_ptr()))
-        };
         let mut nf = false;
-        let len = to_buffer(theirs, &mut buf, &mut nf);
+        let len = (r.to_buffer)(theirs, &mut buf, &mut nf);
         let ours = super::schunk::blosc2_schunk_from_buffer(buf, len, true);
         assert_eq!((*ours).nchunks, 3);
         let mut out = vec![0u8; 8000];
@@ -326,17 +273,10 @@ fn b2nd_meta() -> Vec<u8> {
 
 #[test]
 fn slice_chunk_indices_agree_with_the_reference() {
-    let Some(r) = load() else { return };
-    super::global::blosc2_init();
-    type SliceFn = unsafe extern "C" fn(Sc, *mut i64, *mut i64, *mut *mut i64) -> i64;
-    // SAFETY: dlopen/dlsym of a symbol with this C signature.
-    let theirs_fn: SliceFn = unsafe {
-        let h = libc::dlopen(
-            c"/work/main/target/reference/blosc2/lib/libblosc2.so.9".as_ptr(),
-            libc::RTLD_NOW,
-        );
-        std::mem::transmute(libc::dlsym(h, c"blosc2_get_slice_nchunks".as_ptr()))
+    let Some(r) = crate::testref::schunk::get() else {
+        return;
     };
+    super::global::blosc2_init();
     // SAFETY: valid arguments to both libraries.
     unsafe {
         let mut cp = blosc2_cparams::DEFAULTS;
@@ -384,7 +324,7 @@ fn slice_chunk_indices_agree_with_the_reference() {
                 e1.as_mut_ptr(),
                 &mut i1,
             );
-            let n2 = theirs_fn(theirs, s2.as_mut_ptr(), e2.as_mut_ptr(), &mut i2);
+            let n2 = (r.get_slice_nchunks)(theirs, s2.as_mut_ptr(), e2.as_mut_ptr(), &mut i2);
             assert_eq!(n1, n2, "count for {a:?}..{b:?}");
             if n1 > 0 {
                 let v1 = std::slice::from_raw_parts(i1, n1 as usize).to_vec();

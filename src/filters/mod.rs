@@ -14,7 +14,6 @@ pub mod shuffle;
 pub mod trunc_prec;
 
 #[cfg(test)]
-mod reference;
 #[cfg(test)]
 mod testutil;
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub const MAX_METALAYERS: usize = 16;
 pub const MAX_VLMETALAYERS: usize = 8 * 1024;
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod read_tests;
 #[cfg(test)]
 mod tests;

@@ -4,14 +4,8 @@ use std::path::Path;
 
 use super::*;
 
-fn corpus() -> Option<&'static Path> {
-    let p = Path::new("/work/shared/corpus");
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("SKIPPED: corpus not found at {}", p.display());
-        None
-    }
+fn corpus() -> Option<std::path::PathBuf> {
+    crate::testref::corpus()
 }
 
 #[test]
@@ -445,10 +439,10 @@ fn regular_and_special_chunks_do_not_mix_with_vl_chunks() {
     crate::special::special_chunk(&cparams(4), Special::Zeros, 4000, &mut z).expect("zeros");
     sc.append_chunk(&z)
         .expect("special chunks mix with regular ones");
-    let corpus_vl = Path::new("/work/shared/corpus/frames/f19_vlblocks_fixed_size.b2frame");
-    if let Ok(mut vl) =
-        std::fs::read(corpus_vl).map(|b| SuperChunk::from_cframe(&b).expect("vl frame"))
-    {
+    if let Some(root) = corpus() {
+        let bytes = std::fs::read(root.join("frames/f19_vlblocks_fixed_size.b2frame"))
+            .expect("corpus frame f19");
+        let mut vl = SuperChunk::from_cframe(&bytes).expect("vl frame");
         assert!(vl.has_vl_blocks());
         let vc = vl.chunk(0).expect("vl chunk").into_owned();
         assert_eq!(sc.append_chunk(&vc), Err(crate::Error::ChunkAppend));

@@ -1,54 +1,23 @@
 //! Every chunk of the shared corpus (kinds chunks, blosc1, compat) decodes to the manifest's
 //! hash, also with several threads and through getitem.
 
-use std::path::Path;
-
 use sha2::{Digest, Sha256};
 
-use super::data::{blosclz_ready, filters_ready};
 use crate::chunk::Header;
-use crate::constants::*;
 use crate::context::{Context, DParams};
-
-/// The shared corpus: `../shared/corpus` beside this checkout, else the workspace copy.
-fn corpus_dir() -> Option<&'static str> {
-    [
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"),
-        "/work/shared/corpus",
-    ]
-    .into_iter()
-    .find(|p| Path::new(p).join("manifest.json").exists())
-}
 
 fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Why a chunk cannot be checked in this build (a placeholder helper), if so.
-fn blocked(h: &Header) -> Option<&'static str> {
-    if h.compformat() == BLOSCLZ_FORMAT && !h.is_memcpyed() && h.special() == 0 && !blosclz_ready()
-    {
-        return Some("blosclz");
-    }
-    let filtered = h
-        .filters
-        .iter()
-        .any(|&f| matches!(f, SHUFFLE | BITSHUFFLE | DELTA));
-    if filtered && !h.is_memcpyed() && h.special() == 0 && !filters_ready() {
-        return Some("filters");
-    }
-    None
-}
-
 #[test]
 fn corpus_chunks_decode_to_manifest_hashes() {
-    let Some(corpus) = corpus_dir() else {
-        eprintln!("SKIPPED: the shared corpus (../shared/corpus) is absent");
+    let Some(corpus) = crate::testref::corpus() else {
         return;
     };
-    let text = std::fs::read_to_string(Path::new(corpus).join("manifest.json")).expect("manifest");
+    let text = std::fs::read_to_string(corpus.join("manifest.json")).expect("manifest");
     let m: serde_json::Value = serde_json::from_str(&text).expect("manifest");
-    let (mut passed, mut failed, mut skipped) = (0, Vec::new(), Vec::new());
+    let (mut passed, mut failed) = (0, Vec::new());
     for a in m["artifacts"].as_array().expect("artifacts") {
         let cat = a["category"].as_str().unwrap_or("");
         let fmt = a["format"].as_str().unwrap_or("");
@@ -56,7 +25,7 @@ fn corpus_chunks_decode_to_manifest_hashes() {
             continue;
         }
         let path = a["path"].as_str().expect("path");
-        let src = std::fs::read(Path::new(corpus).join(path)).expect("artifact");
+        let src = std::fs::read(corpus.join(path)).expect("artifact");
         let nbytes = a["expected"]["nbytes"].as_u64().expect("nbytes") as usize;
         // Chunks the reference does not round-trip only define a prefix of their output.
         let (want, check_len) = match a["expected"]["sha256"].as_str() {
@@ -69,10 +38,6 @@ fn corpus_chunks_decode_to_manifest_hashes() {
             ),
         };
         let h = Header::parse(&src).expect("header");
-        if let Some(why) = blocked(&h) {
-            skipped.push(format!("{path} ({why})"));
-            continue;
-        }
         let mut ok = true;
         for nthreads in [1, 2] {
             let mut out = vec![0u8; nbytes];
@@ -106,14 +71,7 @@ fn corpus_chunks_decode_to_manifest_hashes() {
             passed += 1;
         }
     }
-    eprintln!(
-        "corpus: {passed} passed, {} failed, {} SKIPPED until blosclz/filters are merged",
-        failed.len(),
-        skipped.len()
-    );
-    for s in &skipped {
-        eprintln!("  skipped {s}");
-    }
+    eprintln!("corpus: {passed} passed, {} failed", failed.len());
     assert!(failed.is_empty(), "failures:\n{}", failed.join("\n"));
     assert!(passed > 0);
 }

@@ -1,8 +1,6 @@
 //! Deterministic test data and helpers shared by the engine tests.
 
-use crate::codecs::blosclz;
 use crate::constants::*;
-use crate::filters::{bitshuffle, delta, shuffle, trunc_prec};
 
 /// A small deterministic generator (64-bit LCG).
 pub struct Rng(u64);
@@ -84,38 +82,6 @@ pub fn make(kind: &str, n: usize, seed: u64) -> Vec<u8> {
             v
         }
     }
-}
-
-/// Whether the real BloscLZ codec is present (not the placeholder).
-pub fn blosclz_ready() -> bool {
-    let mut out = vec![0u8; 8192];
-    blosclz::compress(5, &[3u8; 4096], &mut out) > 0
-}
-
-/// Whether the real filters (shuffle, bitshuffle, delta) are present.
-pub fn filters_ready() -> bool {
-    let src: Vec<u8> = (1..=16).collect();
-    let mut a = vec![0u8; 16];
-    let mut b = vec![0u8; 16];
-    let mut c = vec![0u8; 16];
-    shuffle::shuffle(2, &src, &mut a);
-    bitshuffle::bitshuffle(1, &src, &mut b);
-    delta::encode(&src, 0, 1, &src, &mut c);
-    let mut d = vec![0u8; 16];
-    let ok = trunc_prec::truncate(4, 4, &src, &mut d).is_ok();
-    a != src && b != src && c != src && ok && d != src
-}
-
-/// Whether a test case can run with the helpers present in this build; prints why not.
-pub fn usable(compcode: u8, filters: &[u8; 6], skipped: &mut usize) -> bool {
-    let needs_filters = filters
-        .iter()
-        .any(|&f| matches!(f, SHUFFLE | BITSHUFFLE | DELTA | TRUNC_PREC));
-    if (compcode == BLOSCLZ && !blosclz_ready()) || (needs_filters && !filters_ready()) {
-        *skipped += 1;
-        return false;
-    }
-    true
 }
 
 /// The filter slots `blosc2_compress` builds for `doshuffle` and the delta flag.

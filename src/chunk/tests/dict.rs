@@ -2,10 +2,10 @@
 //! chunk bytes, cross-decoding, getitem with a fresh context, and the reference's limits.
 
 use super::data::make;
-use super::refc;
 use crate::constants::*;
 use crate::context::{CParams, Context, DParams};
 use crate::error::Error;
+use crate::testref::chunk as refc;
 
 fn dict_of(chunk: &[u8]) -> Option<&[u8]> {
     if chunk[31] & USEDICT == 0 || chunk[2] & MEMCPYED != 0 {

@@ -1,9 +1,9 @@
 //! Byte-for-byte comparison with the reference library's compressor and decoder.
 
-use super::data::{build_filters, make, usable, Rng, KINDS};
-use super::refc::{self, Global};
+use super::data::{build_filters, make, Rng, KINDS};
 use crate::constants::*;
 use crate::context::{CParams, Context, DParams};
+use crate::testref::chunk::{self as refc, Global};
 
 const CODECS: [(u8, &str); 5] = [
     (LZ4, "lz4"),
@@ -173,13 +173,10 @@ fn params(c: &Case) -> CParams {
 fn global_api_output_is_byte_identical() {
     let Some(rf) = refc::get() else { return };
     let mut r = Rng::new(1);
-    let (mut done, mut skipped) = (0, 0);
+    let mut done = 0;
     for i in 0..1500 {
         let c = sample(&mut r, i % 4 == 0);
         let cp = params(&c);
-        if !usable(c.compcode, &cp.filters, &mut skipped) {
-            continue;
-        }
         let src = make(c.kind, c.nbytes, i);
         let mut want = vec![0u8; c.destsize];
         let mut got = vec![0u8; c.destsize];
@@ -235,9 +232,7 @@ fn global_api_output_is_byte_identical() {
         let same = decode_ours(&want[..n], c.nbytes, 3) == decode_ours(&want[..n], c.nbytes, 1);
         assert!(same, "threaded decode differs for {c:?}");
     }
-    eprintln!(
-        "global API: {done} cases compared, {skipped} SKIPPED (blosclz/filters not merged yet)"
-    );
+    eprintln!("global API: {done} cases compared");
     assert!(done > 100);
 }
 
@@ -247,7 +242,7 @@ fn global_api_output_is_byte_identical() {
 fn context_api_output_is_byte_identical_for_all_thread_counts() {
     let Some(rf) = refc::get() else { return };
     let mut r = Rng::new(2);
-    let (mut done, mut skipped) = (0, 0);
+    let mut done = 0;
     for i in 0..800 {
         let c = sample(&mut r, i % 3 == 0);
         let mut cp = params(&c);
@@ -264,9 +259,6 @@ fn context_api_output_is_byte_identical_for_all_thread_counts() {
                     cp.typesize = r.pick(&[4, 8]);
                 }
             }
-        }
-        if !usable(c.compcode, &cp.filters, &mut skipped) {
-            continue;
         }
         // Like DELTA, TRUNC_PREC leaves the bytes after the last whole item unwritten in
         // the reference, so only whole items give reproducible bytes.
@@ -292,9 +284,7 @@ fn context_api_output_is_byte_identical_for_all_thread_counts() {
         }
         done += 1;
     }
-    eprintln!(
-        "context API: {done} cases compared, {skipped} SKIPPED (blosclz/filters not merged yet)"
-    );
+    eprintln!("context API: {done} cases compared");
     assert!(done > 50);
 }
 
@@ -303,13 +293,10 @@ fn context_api_output_is_byte_identical_for_all_thread_counts() {
 fn blosc1_header_output_is_byte_identical() {
     let Some(rf) = refc::get() else { return };
     let mut r = Rng::new(5);
-    let (mut done, mut skipped) = (0, 0);
+    let mut done = 0;
     for i in 0..400 {
         let c = sample(&mut r, i % 4 == 0);
         let cp = params(&c);
-        if !usable(c.compcode, &cp.filters, &mut skipped) {
-            continue;
-        }
         let src = make(c.kind, c.nbytes, i + 20_000);
         let mut want = vec![0u8; c.destsize];
         let mut got = vec![0u8; c.destsize];
@@ -349,9 +336,7 @@ fn blosc1_header_output_is_byte_identical() {
         }
         done += 1;
     }
-    eprintln!(
-        "Blosc1 header: {done} cases compared, {skipped} SKIPPED (blosclz/filters not merged yet)"
-    );
+    eprintln!("Blosc1 header: {done} cases compared");
     assert!(done > 30);
 }
 

@@ -3,9 +3,9 @@
 //! to be positive), and records that decode as they are.
 
 use super::data::make;
-use super::refc;
 use crate::constants::*;
 use crate::context::{CParams, Context, DParams};
+use crate::testref::chunk as refc;
 
 fn f32_at(b: &[u8], at: usize) -> f32 {
     f32::from_le_bytes(b[at..at + 4].try_into().unwrap())

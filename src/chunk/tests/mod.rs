@@ -8,6 +8,5 @@ mod hooks;
 mod hostile;
 mod instr;
 mod plugins;
-mod refc;
 mod roundtrip;
 mod vl;

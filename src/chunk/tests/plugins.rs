@@ -2,9 +2,9 @@
 //! reference library: identical chunk bytes, and each side decodes the other's chunks.
 
 use super::data::{make, Rng};
-use super::refc;
 use crate::constants::*;
 use crate::context::{CParams, Context, DParams};
+use crate::testref::chunk as refc;
 
 fn ours(cp: &CParams, src: &[u8], dst: &mut [u8]) -> Result<usize, i32> {
     Context::compressor(*cp)

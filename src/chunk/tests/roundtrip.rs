@@ -1,11 +1,11 @@
 //! Round trips, special chunks, getitem, VL chunks, Blosc1 headers and parameter errors.
 
 use super::data::{make, Rng};
-use super::refc;
 use crate::chunk::{vl_nblocks, Header};
 use crate::constants::*;
 use crate::context::{CParams, Context, DParams};
 use crate::error::Error;
+use crate::testref::chunk as refc;
 
 fn compress(cp: CParams, src: &[u8], destsize: usize) -> (Result<usize, Error>, Vec<u8>) {
     let mut dst = vec![0u8; destsize];
@@ -179,18 +179,11 @@ fn special_chunks_decode() {
 /// VL chunks of the corpus: block count, single blocks and concatenation.
 #[test]
 fn vl_chunks_decode_per_block() {
-    let path = [
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"),
-        "/work/shared/corpus",
-    ]
-    .map(|d| format!("{d}/chunks/vl005_zstd_ts4_cl5_3blocks.cdata"))
-    .into_iter()
-    .find(|p| std::path::Path::new(p).exists())
-    .unwrap_or_default();
-    let Ok(chunk) = std::fs::read(&path) else {
-        eprintln!("SKIPPED: the corpus VL chunk vl005 is absent");
+    let Some(corpus) = crate::testref::corpus() else {
         return;
     };
+    let chunk = std::fs::read(corpus.join("chunks/vl005_zstd_ts4_cl5_3blocks.cdata"))
+        .expect("the corpus VL chunk vl005");
     assert_eq!(vl_nblocks(&chunk), Ok(3));
     let mut d = Context::decompressor(DParams::default());
     let sizes: Vec<usize> = (0..3)

@@ -3,10 +3,10 @@
 //! reference does.
 
 use super::data::{make, Rng, KINDS};
-use super::refc;
 use crate::constants::*;
 use crate::context::{CParams, Context, DParams};
 use crate::error::Error;
+use crate::testref::chunk as refc;
 
 const CODECS: [u8; 5] = [BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD];
 

@@ -121,8 +121,8 @@ fn probe_ratio<const LOG: u32, const SLOTS: usize>(probe: &[u8], table: &mut [u3
         // Biased distance, as in the main pass.
         let distance = anchor.wrapping_sub(reference).wrapping_sub(1);
         let mut len = 0;
-        // SAFETY (second read): only reached when `reference < anchor < probe.len() - 12`.
         if distance < FAR_DISTANCE_LIMIT - 1
+            // SAFETY: only reached when `reference < anchor < probe.len() - 12`.
             && unsafe { read_u32_unchecked(probe, reference) } == seq
         {
             ip = match_end(probe, anchor + 4, reference + 4, bound) - MATCH_SHIFT;
@@ -312,9 +312,9 @@ fn encode_with<const LOG: u32, const SLOTS: usize, const DOUBLE_INSERT: bool>(
         table[slot] = anchor as u32;
         // Biased distance; wraps around (and is rejected) unless `reference < anchor`.
         let distance = anchor.wrapping_sub(reference).wrapping_sub(1);
-        // SAFETY (second read): only reached when `distance` did not wrap, so
-        // `reference < anchor < length - 12`.
         if distance >= FAR_DISTANCE_LIMIT - 1
+            // SAFETY: only reached when `distance` did not wrap, so
+            // `reference < anchor < length - 12`.
             || unsafe { read_u32_unchecked(src, reference) } != seq
         {
             out.literal(seq as u8, &mut copy)?;

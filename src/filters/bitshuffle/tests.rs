@@ -1,6 +1,6 @@
 use super::*;
-use crate::filters::reference::{self, Op};
 use crate::filters::testutil::{assert_levels_match_scalar, kernel_levels, random_bytes};
+use crate::testref::chunk::{self as reference, Op};
 
 /// The definition, written independently of the kernels: for the first `m` (a multiple of
 /// 8) elements, bit `k` of byte `j` of element `i` goes to bit `i % 8` of byte
@@ -89,7 +89,7 @@ fn version_2_chunks_copy_blocks_with_partial_octets() {
 
 #[test]
 fn matches_reference_library() {
-    let Some(reference) = reference::get("bitshuffle::matches_reference_library") else {
+    let Some(reference) = reference::get() else {
         return;
     };
     let levels = kernel_levels("bitshuffle::matches_reference_library");

@@ -103,7 +103,7 @@ fn raw_blocks(chunk: &[u8]) -> Option<(usize, Vec<Vec<u8>>)> {
 
 #[test]
 fn matches_reference_library() {
-    let Some(reference) = crate::filters::reference::get("delta::matches_reference_library") else {
+    let Some(reference) = crate::testref::chunk::get() else {
         return;
     };
     for typesize in [1, 2, 3, 4, 5, 7, 8, 12, 16, 24] {

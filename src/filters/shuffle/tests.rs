@@ -1,6 +1,6 @@
 use super::*;
-use crate::filters::reference::{self, Op};
 use crate::filters::testutil::{assert_levels_match_scalar, kernel_levels, random_bytes};
+use crate::testref::chunk::{self as reference, Op};
 
 /// The definition, written independently of the kernels: byte `j` of element `i` goes to
 /// `j * n + i`, trailing bytes stay where they are.
@@ -91,7 +91,7 @@ fn strided_rows_leave_the_gaps_alone() {
 
 #[test]
 fn matches_reference_library() {
-    let Some(reference) = reference::get("shuffle::matches_reference_library") else {
+    let Some(reference) = reference::get() else {
         return;
     };
     let levels = kernel_levels("shuffle::matches_reference_library");
@@ -138,8 +138,7 @@ fn matches_reference_library() {
 
 #[test]
 fn matches_reference_library_for_typesize_256() {
-    let Some(reference) = reference::get("shuffle::matches_reference_library_for_typesize_256")
-    else {
+    let Some(reference) = reference::get() else {
         return;
     };
     let src = random_bytes(256 * 37 + 100, 5);

@@ -1,64 +1,33 @@
-//! The reference library loaded with `dlopen`, for differential tests.
+//! The reference's chunk-level entry points: contexts, the global compression API and the
+//! exported shuffle family.
 
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
+use crate::capi::types::{blosc2_cparams, blosc2_dparams};
 use crate::context::CParams;
 
-/// Where the reference `libblosc2.so.9` is looked for: this checkout's `target/reference/`
-/// first, then the main worktree's.
-fn path() -> Option<String> {
-    [
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/reference/blosc2/lib/libblosc2.so.9"
-        ),
-        "/work/main/target/reference/blosc2/lib/libblosc2.so.9",
-    ]
-    .into_iter()
-    .find(|p| std::path::Path::new(p).exists())
-    .map(str::to_owned)
-}
-
-/// `blosc2_cparams` as laid out by the reference (x86-64).
-#[repr(C)]
-struct RawCParams {
-    compcode: u8,
-    compcode_meta: u8,
-    clevel: u8,
-    use_dict: c_int,
-    typesize: i32,
-    nthreads: i16,
-    blocksize: i32,
-    splitmode: i32,
-    schunk: *mut c_void,
-    filters: [u8; 6],
-    filters_meta: [u8; 6],
-    prefilter: *mut c_void,
-    preparams: *mut c_void,
-    tuner_params: *mut c_void,
-    tuner_id: c_int,
-    instr_codec: bool,
-    codec_params: *mut c_void,
-    filter_params: [*mut c_void; 6],
-}
-
-/// `blosc2_dparams` as laid out by the reference.
-#[repr(C)]
-struct RawDParams {
-    nthreads: i16,
-    schunk: *mut c_void,
-    postfilter: *mut c_void,
-    postparams: *mut c_void,
-    typesize: i32,
-}
-
 type Ctx = *mut c_void;
+/// `int32_t f(int32_t typesize, int32_t blocksize, const void *src, void *dest)`.
+type ShuffleFn = unsafe extern "C" fn(i32, i32, *const c_void, *mut c_void) -> i32;
+
+/// One of the reference's exported shuffle functions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Op {
+    /// `blosc2_shuffle`.
+    Shuffle,
+    /// `blosc2_unshuffle`.
+    Unshuffle,
+    /// `blosc2_bitshuffle`.
+    Bitshuffle,
+    /// `blosc2_bitunshuffle`.
+    Bitunshuffle,
+}
 
 /// Entry points of the reference library.
 pub struct Reference {
-    create_cctx: unsafe extern "C" fn(RawCParams) -> Ctx,
-    create_dctx: unsafe extern "C" fn(RawDParams) -> Ctx,
+    create_cctx: unsafe extern "C" fn(blosc2_cparams) -> Ctx,
+    create_dctx: unsafe extern "C" fn(blosc2_dparams) -> Ctx,
     free_ctx: unsafe extern "C" fn(Ctx),
     compress_ctx: unsafe extern "C" fn(Ctx, *const c_void, i32, *mut c_void, i32) -> c_int,
     vlcompress_ctx:
@@ -72,6 +41,7 @@ pub struct Reference {
     set_splitmode: unsafe extern "C" fn(c_int),
     set_blocksize: unsafe extern "C" fn(usize),
     set_delta: unsafe extern "C" fn(c_int),
+    shuffle: [ShuffleFn; 4],
     lock: Mutex<()>,
 }
 
@@ -81,60 +51,44 @@ unsafe impl Sync for Reference {}
 // SAFETY: see above.
 unsafe impl Send for Reference {}
 
-fn sym<T: Copy>(handle: *mut c_void, name: &str) -> T {
-    let c = CString::new(name).expect("symbol name");
-    // SAFETY: `handle` is a live dlopen handle and `c` a NUL-terminated name.
-    let p = unsafe { libc::dlsym(handle, c.as_ptr()) };
-    assert!(!p.is_null(), "reference symbol {name} missing");
-    assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<*mut c_void>());
-    // SAFETY: `T` is the C function pointer type of `name` as declared in blosc2.h and has
-    // the size of a pointer (checked above).
-    unsafe { std::mem::transmute_copy(&p) }
-}
-
-/// The loaded reference, or `None` (after a loud message) when the file is absent.
+/// The loaded reference; `None` only when the reference is opted out (see
+/// [`super::library`]), which otherwise panics when it is missing.
 pub fn get() -> Option<&'static Reference> {
     static REF: OnceLock<Option<Reference>> = OnceLock::new();
     REF.get_or_init(|| {
-        let Some(found) = path() else {
-            eprintln!("SKIPPED: reference library libblosc2.so.9 is absent (target/reference)");
-            return None;
-        };
-        let path = CString::new(found.clone()).expect("path");
-        // SAFETY: plain dlopen of a shared library; RTLD_DEEPBIND keeps its internal calls
-        // inside itself even if this process exports symbols of the same names.
-        let h = unsafe {
-            libc::dlopen(
-                path.as_ptr(),
-                libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND,
-            )
-        };
-        assert!(!h.is_null(), "dlopen of {found} failed");
-        let init: unsafe extern "C" fn() = sym(h, "blosc2_init");
-        // SAFETY: idempotent library initialisation without arguments.
-        unsafe { init() };
-        Some(Reference {
-            create_cctx: sym(h, "blosc2_create_cctx"),
-            create_dctx: sym(h, "blosc2_create_dctx"),
-            free_ctx: sym(h, "blosc2_free_ctx"),
-            compress_ctx: sym(h, "blosc2_compress_ctx"),
-            vlcompress_ctx: sym(h, "blosc2_vlcompress_ctx"),
-            decompress_ctx: sym(h, "blosc2_decompress_ctx"),
-            getitem_ctx: sym(h, "blosc2_getitem_ctx"),
-            compress: sym(h, "blosc2_compress"),
-            set_compressor: sym(h, "blosc1_set_compressor"),
-            set_splitmode: sym(h, "blosc1_set_splitmode"),
-            set_blocksize: sym(h, "blosc1_set_blocksize"),
-            set_delta: sym(h, "blosc2_set_delta"),
-            lock: Mutex::new(()),
-        })
+        let lib = super::library()?;
+        // SAFETY: each symbol has the C signature declared for it in the reference's
+        // blosc2.h, and the parameter structs are our layout-checked mirrors.
+        unsafe {
+            Some(Reference {
+                create_cctx: lib.sym("blosc2_create_cctx"),
+                create_dctx: lib.sym("blosc2_create_dctx"),
+                free_ctx: lib.sym("blosc2_free_ctx"),
+                compress_ctx: lib.sym("blosc2_compress_ctx"),
+                vlcompress_ctx: lib.sym("blosc2_vlcompress_ctx"),
+                decompress_ctx: lib.sym("blosc2_decompress_ctx"),
+                getitem_ctx: lib.sym("blosc2_getitem_ctx"),
+                compress: lib.sym("blosc2_compress"),
+                set_compressor: lib.sym("blosc1_set_compressor"),
+                set_splitmode: lib.sym("blosc1_set_splitmode"),
+                set_blocksize: lib.sym("blosc1_set_blocksize"),
+                set_delta: lib.sym("blosc2_set_delta"),
+                shuffle: [
+                    lib.sym("blosc2_shuffle"),
+                    lib.sym("blosc2_unshuffle"),
+                    lib.sym("blosc2_bitshuffle"),
+                    lib.sym("blosc2_bitunshuffle"),
+                ],
+                lock: Mutex::new(()),
+            })
+        }
     })
     .as_ref()
 }
 
 /// The reference's `blosc2_cparams` for `cp` (no callbacks).
-fn raw_cparams(cp: &CParams) -> RawCParams {
-    RawCParams {
+fn raw_cparams(cp: &CParams) -> blosc2_cparams {
+    blosc2_cparams {
         compcode: cp.compcode,
         compcode_meta: cp.compcode_meta,
         clevel: cp.clevel,
@@ -146,7 +100,7 @@ fn raw_cparams(cp: &CParams) -> RawCParams {
         schunk: std::ptr::null_mut(),
         filters: cp.filters,
         filters_meta: cp.filters_meta,
-        prefilter: std::ptr::null_mut(),
+        prefilter: None,
         preparams: std::ptr::null_mut(),
         tuner_params: std::ptr::null_mut(),
         tuner_id: 0,
@@ -298,10 +252,10 @@ impl Reference {
     }
 
     fn with_dctx<R>(&self, f: impl FnOnce(Ctx) -> R) -> R {
-        let raw = RawDParams {
+        let raw = blosc2_dparams {
             nthreads: 1,
             schunk: std::ptr::null_mut(),
-            postfilter: std::ptr::null_mut(),
+            postfilter: None,
             postparams: std::ptr::null_mut(),
             typesize: 8,
         };
@@ -353,5 +307,53 @@ impl Reference {
                 )
             })
         })
+    }
+
+    /// Runs the exported shuffle function `op` on `src`; returns its return code and output.
+    pub(crate) fn run(&self, op: Op, typesize: usize, src: &[u8]) -> (i32, Vec<u8>) {
+        let mut dst = vec![0xA5u8; src.len()];
+        let rc = self.run_into(op, typesize, src, &mut dst);
+        (rc, dst)
+    }
+
+    /// Runs the exported shuffle function `op` from `src` into `dst` (same length); returns
+    /// its return code.
+    pub(crate) fn run_into(&self, op: Op, typesize: usize, src: &[u8], dst: &mut [u8]) -> i32 {
+        assert_eq!(src.len(), dst.len());
+        let f = self.shuffle[op as usize];
+        let typesize = i32::try_from(typesize).expect("typesize fits i32");
+        let len = i32::try_from(src.len()).expect("length fits i32");
+        // SAFETY: `src` and `dst` are valid for `len` bytes each and do not overlap, which is
+        // all the reference function reads and writes.
+        unsafe { f(typesize, len, src.as_ptr().cast(), dst.as_mut_ptr().cast()) }
+    }
+
+    /// Compresses `src` with a reference context (BloscLZ, clevel 1, blocks of `blocksize`
+    /// bytes not split into streams, DELTA as the only filter, in slot 4 as the global API
+    /// puts it); returns the chunk.
+    pub(crate) fn compress_with_delta(
+        &self,
+        typesize: usize,
+        blocksize: usize,
+        src: &[u8],
+    ) -> Vec<u8> {
+        let mut filters = [0; 6];
+        filters[4] = crate::constants::DELTA;
+        let cp = CParams {
+            compcode: crate::constants::BLOSCLZ,
+            clevel: 1,
+            typesize: i32::try_from(typesize).expect("typesize fits i32"),
+            nthreads: 1,
+            blocksize: i32::try_from(blocksize).expect("blocksize fits i32"),
+            splitmode: crate::constants::NEVER_SPLIT,
+            filters,
+            ..CParams::default()
+        };
+        let mut chunk = vec![0u8; src.len() + 4096];
+        let n = self
+            .compress_ctx(&cp, src, &mut chunk)
+            .expect("reference compression succeeded");
+        chunk.truncate(n);
+        chunk
     }
 }
