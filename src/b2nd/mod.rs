@@ -21,13 +21,17 @@
 //!   `capi::b2nd_create::{new_special, rc}`.
 
 pub mod array;
+pub mod concat;
 pub mod copy;
 pub mod create;
 pub mod geometry;
 pub mod meta;
+pub mod orthogonal;
 pub mod persist;
+pub mod resize;
 mod scratch;
 pub mod slice;
+pub mod squeeze;
 
 pub use array::Array;
 pub use create::Params;
