@@ -380,6 +380,14 @@ static const char *b2_shape_str(int n, const int64_t *s) {
   return b;
 }
 
+/* Shape, chunkshape and blockshape of an array. */
+typedef struct {
+  int8_t ndim;
+  int64_t shape[B2_MAXD];
+  int32_t chunk[B2_MAXD];
+  int32_t block[B2_MAXD];
+} b2_geom;
+
 #ifndef B2_NO_LIBRARY
 /* ---- arrays under test ---------------------------------------------------------------- */
 
@@ -387,14 +395,6 @@ static const char *b2_shape_str(int n, const int64_t *s) {
 enum { B2_MEM_SPARSE, B2_MEM_CFRAME, B2_FILE_CFRAME, B2_DIR_SFRAME, B2_NKINDS };
 static const char *const b2_kind_names[] __attribute__((unused)) = {"mem-sparse", "mem-cframe",
                                                                    "file-cframe", "dir-sframe"};
-
-/* Shape of an array. */
-typedef struct {
-  int8_t ndim;
-  int64_t shape[B2_MAXD];
-  int32_t chunk[B2_MAXD];
-  int32_t block[B2_MAXD];
-} b2_geom;
 
 /*
  * Context for geometry g, item size isz, storage kind (on-disk kinds at b2_path(leaf)).

@@ -4,6 +4,7 @@
 use std::borrow::BorrowMut;
 
 use super::meta::Meta;
+use super::scratch::{with_scratch, Scratch};
 use super::Geometry;
 use crate::chunk::Header;
 use crate::constants::{DELTA, MAX_OVERHEAD};
@@ -204,6 +205,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         if usize::try_from(h.nbytes).ok() != Some(out.len()) {
             return Err(Error::Data);
         }
+        let mut serial = false;
         if let Some(m) = mask {
             if h.filters.contains(&DELTA) && m.first() == Some(&true) {
                 drop(chunk);
@@ -211,9 +213,19 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             }
             if h.nblocks().0 == m.len() {
                 dctx.set_maskout(m);
+                // Handing one block to a worker pool costs more than decoding it.
+                serial = m.iter().filter(|&&skip| !skip).count() < 2;
             }
         }
-        dctx.decompress(&chunk, out)?;
+        let nthreads = dctx.dparams().nthreads;
+        if serial {
+            dctx.set_nthreads(1);
+        }
+        let r = dctx.decompress(&chunk, out);
+        if serial {
+            dctx.set_nthreads(nthreads);
+        }
+        r?;
         Ok(())
     }
 
@@ -221,14 +233,14 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     /// it as chunk `n`.
     pub(crate) fn write_chunk(&mut self, n: i64, data: &[u8]) -> Result<()> {
         let sc = self.sc.borrow_mut();
-        let mut out = vec![0u8; data.len() + MAX_OVERHEAD];
-        sc.cctx.set_nchunk(Some(n));
-        let len = sc.cctx.compress(data, &mut out)?;
-        if len == 0 {
-            return Err(Error::Failure);
-        }
-        out.truncate(len);
-        sc.update_chunk(n, &out)?;
-        Ok(())
+        with_scratch(Scratch::Compressed, data.len() + MAX_OVERHEAD, |out| {
+            sc.cctx.set_nchunk(Some(n));
+            let len = sc.cctx.compress(data, out)?;
+            if len == 0 {
+                return Err(Error::Failure);
+            }
+            sc.update_chunk(n, &out[..len])?;
+            Ok(())
+        })
     }
 }

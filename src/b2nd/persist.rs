@@ -150,6 +150,9 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     pub fn copy(&mut self, params: &Params) -> Result<Array> {
         self.refresh()?;
         if self.copies_chunks(params) {
+            if params.storage.urlpath.as_ref().is_some_and(|p| p.exists()) {
+                return Err(Error::Failure);
+            }
             let sc = self.schunk_mut().copy(params.storage.clone())?;
             return Array::from_parts(sc, self.geom.clone(), self.dtype.clone(), self.dtype_format);
         }

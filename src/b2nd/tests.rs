@@ -213,8 +213,9 @@ fn wraps_consistent_super_chunks_only() {
 #[test]
 fn saves_opens_copies_and_slices_into_new_arrays() {
     crate::global::init();
-    let dir = std::env::temp_dir().join(format!("b2nd-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = crate::testref::TempPath::new("b2nd-save");
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir).unwrap();
     let p = params(&[20, 9], &[6, 4], &[3, 2], 8);
     let data: Vec<u8> = (0..20 * 9 * 8).map(|i| (i % 253) as u8).collect();
     let mut a = Array::from_buffer(&p, &data).unwrap();
@@ -237,5 +238,79 @@ fn saves_opens_copies_and_slices_into_new_arrays() {
     let mut got = vec![0u8; 14 * 6 * 8];
     s.to_buffer(&mut got).unwrap();
     assert_eq!(got, model_slice(&data, &[20, 9], &[3, 2], &[17, 8], 8));
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn empty_arrays_with_zero_chunks() {
+    let p = params(&[0, 5], &[0, 5], &[0, 5], 4);
+    let mut a = Array::zeros(&p).unwrap();
+    assert_eq!(a.schunk().nchunks(), 0);
+    let mut buf = [0u8; 8];
+    a.to_buffer(&mut buf).unwrap();
+    a.get_slice_buffer(&[0, 1], &[0, 3], &mut buf, &[1, 2])
+        .unwrap();
+    a.set_slice_buffer(&[0, 1], &[0, 3], &buf, &[1, 2]).unwrap();
+    let b = Array::from_buffer(&p, &[]).unwrap();
+    assert_eq!(b.geometry().nitems(), 0);
+}
+
+#[test]
+fn a_second_handle_follows_shape_changes() {
+    crate::global::init();
+    let tmp = crate::testref::TempPath::new("b2nd-refresh.b2nd");
+    let path = tmp.path().to_path_buf();
+    let mut p = params(&[8, 6], &[4, 3], &[2, 3], 4);
+    p.storage.contiguous = true;
+    p.storage.urlpath = Some(path.clone());
+    let mut writer = Array::zeros(&p).unwrap();
+    let mut reader = Array::open(&path, 0, None).unwrap();
+    assert!(!reader.refresh().unwrap(), "current");
+    let grown = writer.geometry().with_shape(&[8, 5]).unwrap();
+    writer.set_geometry(grown).unwrap();
+    assert!(reader.refresh().unwrap(), "the shape changed on disk");
+    assert_eq!(reader.shape(), &[8, 5]);
+    assert!(!reader.refresh().unwrap(), "current again");
+    let other = Geometry::new(&[8, 5], &[2, 3], &[2, 3]).unwrap();
+    writer.set_geometry(other).unwrap();
+    assert_eq!(
+        reader.refresh().err(),
+        Some(crate::Error::Data),
+        "chunk shape changed"
+    );
+}
+
+#[test]
+fn mutated_frames_fail_cleanly() {
+    let p = params(&[13, 9], &[5, 4], &[2, 3], 4);
+    let data: Vec<u8> = (0..13 * 9 * 4).map(|i| (i * 5 % 199) as u8).collect();
+    let frame = Array::from_buffer(&p, &data).unwrap().to_cframe().unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let mut bytes = frame.clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % bytes.len() as u64) as usize;
+            bytes[at] = next() as u8;
+        }
+        let Ok(mut a) = Array::from_cframe(&bytes) else {
+            continue;
+        };
+        let n = a
+            .geometry()
+            .nitems()
+            .saturating_mul(i64::from(a.typesize()));
+        if !(0..1 << 20).contains(&n) {
+            continue;
+        }
+        let mut out = vec![0u8; n as usize];
+        let _ = a.to_buffer(&mut out);
+        let stop: Vec<i64> = a.shape().iter().map(|&s| s.min(3)).collect();
+        let start = vec![0i64; stop.len()];
+        let _ = a.get_slice_buffer(&start, &stop, &mut out, &stop);
+    }
 }

@@ -2,12 +2,13 @@
 //! fields as the reference does, and running core array operations on it.
 //!
 //! The C struct is the source of truth for the geometry (programs read and may write its
-//! fields); its `sc` is a `blosc2_schunk*` built by [`SchunkBox`], usable with every
+//! fields); its `sc` is a `blosc2_schunk*` built by `SchunkBox`, usable with every
 //! `blosc2_schunk_*` function. Every operation reads the geometry from the struct, runs
 //! on the core super-chunk under the super-chunk's lock, and writes the geometry back.
 
 use std::ffi::{c_char, CStr};
 
+use super::context::handle_ctx;
 use super::ffi::malloc_c_string;
 use super::schunk::{locking_for, schunk_box, with_schunk, SchunkBox, UserParams};
 use super::schunk_lock::FrameLock;
@@ -159,7 +160,8 @@ pub(crate) fn array_into_c(
 
 /// Runs `f` on the core view of the C array `a` under its super-chunk's lock. The
 /// geometry comes from the struct's fields, re-read from the metalayer first when the
-/// super-chunk changed behind the array's back; afterwards the fields hold the final
+/// super-chunk changed behind the array's back (data operations also follow other
+/// handles' changes on disk, see `Array::refresh`); afterwards the fields hold the final
 /// geometry and `last_tick` the super-chunk's counter.
 ///
 /// # Safety
@@ -181,7 +183,11 @@ pub(crate) unsafe fn with_array<T>(
     // SAFETY: `arr.sc` is the array's live super-chunk.
     let r = unsafe {
         with_schunk(arr.sc, |b| {
-            b.core.resync()?;
+            // Programs (python-blosc2's lazy expressions) swap in contexts with a
+            // prefilter: the super-chunk's compression follows them.
+            if let (Some(c), Some(d)) = (handle_ctx(b.c.cctx), handle_ctx(b.c.dctx)) {
+                b.core.share_callbacks(&c.ctx, &d.ctx);
+            }
             let mut core = Array {
                 sc: &mut b.core,
                 geom,

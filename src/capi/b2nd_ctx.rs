@@ -1,5 +1,5 @@
 //! `b2nd_context_t`: the parameters arrays are created with (`b2nd_create_ctx`,
-//! `b2nd_free_ctx`). The C type is opaque; it points to a private [`Ctx`].
+//! `b2nd_free_ctx`). The C type is opaque; it points to a private `Ctx`.
 
 use std::ffi::{c_char, c_int, CString};
 

@@ -219,6 +219,9 @@ unsafe fn copy_impl(
     // SAFETY: forwarded caller guarantee.
     let same = unsafe { with_array(src, |s| Ok(s.copies_chunks(&params))) }?;
     let dest = if same {
+        if params.storage.urlpath.as_ref().is_some_and(|p| p.exists()) {
+            return Err(Error::Failure);
+        }
         let mut storage = ctx.c_storage();
         // SAFETY: `src` is live (checked by `with_array`); `storage` borrows `ctx`.
         let sc = unsafe { blosc2_schunk_copy((*src).sc, &mut storage) };
