@@ -158,6 +158,20 @@ else
   record "ctest (no reference library)" 1
 fi
 
+# --- real users from PyPI ----------------------------------------------------------------
+# bloscpack 0.16 / python-blosc 1.11.4 / bcolz read what the CLI writes and the other way.
+check containers-check bash tools/containers-check.sh
+# The python-blosc2 wheel with our library preloaded: ours is the libblosc2 mapped, exports
+# every function the wheel's extension declares, and the wheel's NDArray work runs. The
+# wheel embeds its own static c-blosc2, so it never calls the preloaded library (exit 3 is
+# that routing check alone failing, as it does for the reference; see the README).
+echo "==> python-blosc2 wheel with ours preloaded"
+bash tools/python-check.sh "$ourdir/libblosc2.so.9" > "$logs/python-check.log" 2>&1
+pystatus=$?
+tail -n 3 "$logs/python-check.log" | sed 's/^/    /'
+if [ $pystatus -eq 3 ]; then pystatus=0; fi
+record "python-blosc2 wheel preloaded with ours (maps, symbols, NDArray work)" $pystatus
+
 # --- shared corpus ---------------------------------------------------------------------
 # The corpus sits beside the checkout (../shared). Outside CI its absence is said and
 # counted as a failure only when CI is set, where it is always present.
@@ -172,12 +186,12 @@ else
   echo "==> corpus"
   clog="$logs/corpus.log"
   python3 "$root/../shared/tools/verify_corpus.py" --lib "$ourdir/libblosc2.so.9" \
-    --only chunks,blosc1,compat,frames,sframes "$root/../shared/corpus" > "$clog" 2>&1
+    --cli "$root/target/release/blosc2-oxide" "$root/../shared/corpus" > "$clog" 2>&1
   cstatus=$?
   cline=$(tail -n 1 "$clog")
   echo "    $cline"
   if [ $cstatus -ne 0 ]; then grep -E '^(FAIL|CRASH|TIMEOUT)' "$clog" | head -n 20 | sed 's/^/    /'; fi
-  record "corpus (chunks,blosc1,compat,frames,sframes)" $cstatus "$cline"
+  record "corpus (library and CLI, every category)" $cstatus "$cline"
 fi
 
 # --- summary -------------------------------------------------------------------------
