@@ -148,3 +148,60 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Array, Geometry, Params};
+    use crate::context::CParams;
+    use crate::schunk::Storage;
+
+    fn array(data: &[u8]) -> Array {
+        let storage = Storage {
+            cparams: CParams {
+                typesize: 1,
+                ..CParams::default()
+            },
+            ..Storage::default()
+        };
+        let g = Geometry::new(&[7, 9], &[3, 4], &[2, 2]).unwrap();
+        Array::from_buffer(&Params::new(storage, g), data).unwrap()
+    }
+
+    #[test]
+    fn orthogonal_get_set_and_sparse_follow_the_model() {
+        let mut model: Vec<u8> = (0..63).map(|i| (i * 3 % 256) as u8).collect();
+        let mut a = array(&model);
+        let rows: &[i64] = &[5, 0, 3];
+        let cols: &[i64] = &[8, 1];
+        let mut got = vec![0u8; 6];
+        a.get_orthogonal_selection(&[rows, cols], &mut got).unwrap();
+        let want: Vec<u8> = rows
+            .iter()
+            .flat_map(|r| cols.iter().map(move |c| (r * 9 + c) as usize))
+            .map(|i| model[i])
+            .collect();
+        assert_eq!(got, want);
+        let vals: Vec<u8> = (240..246).collect();
+        a.set_orthogonal_selection(&[rows, cols], &vals).unwrap();
+        let mut k = 0;
+        for r in rows {
+            for c in cols {
+                model[(r * 9 + c) as usize] = vals[k];
+                k += 1;
+            }
+        }
+        let mut all = vec![0u8; 63];
+        a.to_buffer(&mut all).unwrap();
+        assert_eq!(all, model);
+        let coords = [62i64, 0, 17, 17, 40];
+        let mut got = vec![0u8; 5];
+        a.get_sparse(&coords, &mut got).unwrap();
+        let want: Vec<u8> = coords.iter().map(|&c| model[c as usize]).collect();
+        assert_eq!(got, want);
+        assert!(a.get_sparse(&[63], &mut got).is_err());
+        assert!(a.get_sparse(&coords, &mut got[..4]).is_err());
+        assert!(a
+            .get_orthogonal_selection(&[rows, cols], &mut got[..5])
+            .is_err());
+    }
+}
