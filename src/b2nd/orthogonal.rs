@@ -1,62 +1,79 @@
 //! Orthogonal selections (one list of indices per axis) and sparse flat coordinates.
 //!
-//! Only the box spanned by the selected indices is read (and so only the blocks it
-//! touches are decoded).
+//! The selection is split by the chunks it touches; of each, only the box spanned by its
+//! selected indices is read (and so only the blocks that box touches are decoded).
 
 use std::borrow::BorrowMut;
+use std::collections::BTreeMap;
 
 use super::array::Array;
 use super::geometry::{c_strides, unflatten};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
-/// The per-axis bounds `[lo, hi)` of the indices of `selection` inside `shape` (`None`
-/// when some axis selects no index inside it).
-fn spanned(selection: &[&[i64]], shape: &[i64]) -> Option<(Vec<i64>, Vec<i64>)> {
-    let mut lo = Vec::with_capacity(shape.len());
-    let mut hi = Vec::with_capacity(shape.len());
-    for (sel, &n) in selection.iter().zip(shape) {
-        let inside = sel.iter().copied().filter(|&i| (0..n).contains(&i));
-        let (min, max) = inside.fold((i64::MAX, i64::MIN), |(a, b), i| (a.min(i), b.max(i)));
-        if min > max {
-            return None;
+/// The selected indices of one axis inside the array, grouped by chunk: for each chunk
+/// touched, the `(position in the selection, index)` pairs.
+fn axis_groups(sel: &[i64], n: i64, chunk: i64) -> Vec<Vec<(usize, i64)>> {
+    let mut groups: BTreeMap<i64, Vec<(usize, i64)>> = BTreeMap::new();
+    for (k, &i) in sel.iter().enumerate() {
+        if (0..n).contains(&i) {
+            groups.entry(i / chunk.max(1)).or_default().push((k, i));
         }
-        lo.push(min);
-        hi.push(max + 1);
     }
-    Some((lo, hi))
+    groups.into_values().collect()
 }
 
-/// Calls `f(offset in the selection buffer, offset in the box)` (in items) for every
-/// selected item inside the array, in C order of the selection.
-fn for_each_selected(
-    selection: &[&[i64]],
-    shape: &[i64],
-    lo: &[i64],
-    hi: &[i64],
-    mut f: impl FnMut(usize, usize),
-) {
-    let n = selection.len();
-    let ext: Vec<i64> = lo.iter().zip(hi).map(|(a, b)| b - a).collect();
-    let strides = c_strides(&ext);
+/// One chunk's share of a selection: the box `[lo, hi)` spanned by its indices and, for
+/// every selected item in it, `(offset in the selection buffer, offset in the box)` in
+/// items.
+struct Piece {
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    items: Vec<(usize, usize)>,
+}
+
+/// The selection split by the chunks it touches (indices outside the array left out).
+fn pieces(selection: &[&[i64]], shape: &[i64], chunkshape: &[i32]) -> Vec<Piece> {
+    let ndim = selection.len();
+    let groups: Vec<_> = (0..ndim)
+        .map(|d| axis_groups(selection[d], shape[d], i64::from(chunkshape[d])))
+        .collect();
     let sizes: Vec<i64> = selection.iter().map(|s| s.len() as i64).collect();
-    let total: i64 = sizes.iter().product();
-    for k in 0..total {
-        let idx = unflatten(&sizes, k);
-        let mut off = 0i64;
-        let mut inside = true;
-        for d in 0..n {
-            let i = selection[d][idx[d] as usize];
-            if !(0..shape[d]).contains(&i) {
-                inside = false;
-                break;
-            }
-            off += (i - lo[d]) * strides[d];
-        }
-        if inside {
-            f(k as usize, off as usize);
-        }
+    let sel_strides = c_strides(&sizes);
+    let counts: Vec<i64> = groups.iter().map(|g| g.len() as i64).collect();
+    let total: i64 = counts.iter().product();
+    let mut out = Vec::new();
+    for combo in 0..total {
+        let pick = unflatten(&counts, combo);
+        let chosen: Vec<&Vec<(usize, i64)>> =
+            (0..ndim).map(|d| &groups[d][pick[d] as usize]).collect();
+        let lo: Vec<i64> = chosen
+            .iter()
+            .map(|g| g.iter().map(|p| p.1).min().unwrap_or(0))
+            .collect();
+        let hi: Vec<i64> = chosen
+            .iter()
+            .map(|g| g.iter().map(|p| p.1).max().unwrap_or(0) + 1)
+            .collect();
+        let ext: Vec<i64> = lo.iter().zip(&hi).map(|(a, b)| b - a).collect();
+        let box_strides = c_strides(&ext);
+        let lens: Vec<i64> = chosen.iter().map(|g| g.len() as i64).collect();
+        let n: i64 = lens.iter().product();
+        let items = (0..n)
+            .map(|j| {
+                let idx = unflatten(&lens, j);
+                let (mut sel_off, mut box_off) = (0i64, 0i64);
+                for d in 0..ndim {
+                    let (k, i) = chosen[d][idx[d] as usize];
+                    sel_off += k as i64 * sel_strides[d];
+                    box_off += (i - lo[d]) * box_strides[d];
+                }
+                (sel_off as usize, box_off as usize)
+            })
+            .collect();
+        out.push(Piece { lo, hi, items });
     }
+    out
 }
 
 impl<S: BorrowMut<SuperChunk>> Array<S> {
@@ -99,14 +116,14 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let need = self.selection_bytes(selection, buf.len())?;
         buf[..need].fill(0);
         let shape = self.shape().to_vec();
-        let Some((lo, hi)) = spanned(selection, &shape) else {
-            return Ok(());
-        };
-        let tmp = self.read_box(&lo, &hi)?;
+        let chunkshape = self.geometry().chunkshape().to_vec();
         let ts = self.typesize() as usize;
-        for_each_selected(selection, &shape, &lo, &hi, |k, off| {
-            buf[k * ts..(k + 1) * ts].copy_from_slice(&tmp[off * ts..(off + 1) * ts]);
-        });
+        for p in pieces(selection, &shape, &chunkshape) {
+            let tmp = self.read_box(&p.lo, &p.hi)?;
+            for &(k, off) in &p.items {
+                buf[k * ts..(k + 1) * ts].copy_from_slice(&tmp[off * ts..(off + 1) * ts]);
+            }
+        }
         Ok(())
     }
 
@@ -116,16 +133,17 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         self.refresh()?;
         self.selection_bytes(selection, buf.len())?;
         let shape = self.shape().to_vec();
-        let Some((lo, hi)) = spanned(selection, &shape) else {
-            return Ok(());
-        };
-        let mut tmp = self.read_box(&lo, &hi)?;
+        let chunkshape = self.geometry().chunkshape().to_vec();
         let ts = self.typesize() as usize;
-        for_each_selected(selection, &shape, &lo, &hi, |k, off| {
-            tmp[off * ts..(off + 1) * ts].copy_from_slice(&buf[k * ts..(k + 1) * ts]);
-        });
-        let ext: Vec<i64> = lo.iter().zip(&hi).map(|(a, b)| b - a).collect();
-        self.set_slice_buffer(&lo, &hi, &tmp, &ext)
+        for p in pieces(selection, &shape, &chunkshape) {
+            let mut tmp = self.read_box(&p.lo, &p.hi)?;
+            for &(k, off) in &p.items {
+                tmp[off * ts..(off + 1) * ts].copy_from_slice(&buf[k * ts..(k + 1) * ts]);
+            }
+            let ext: Vec<i64> = p.lo.iter().zip(&p.hi).map(|(a, b)| b - a).collect();
+            self.set_slice_buffer(&p.lo, &p.hi, &tmp, &ext)?;
+        }
+        Ok(())
     }
 
     /// Copies the items at the flat C-order `coords` into `buf`, one after the other.
