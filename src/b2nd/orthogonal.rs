@@ -156,12 +156,39 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         if need > buf.len() || coords.iter().any(|&c| !(0..nitems).contains(&c)) {
             return Err(Error::InvalidParam);
         }
-        let shape = self.shape().to_vec();
-        let ones = vec![1i64; shape.len()];
+        let g = self.geometry().clone();
+        let shape = g.shape().to_vec();
+        // The coordinates grouped by the block holding them (each block is decoded once).
+        let mut blocks: BTreeMap<Vec<i64>, Vec<(usize, Vec<i64>)>> = BTreeMap::new();
         for (k, &c) in coords.iter().enumerate() {
-            let start = unflatten(&shape, c);
-            let stop: Vec<i64> = start.iter().map(|s| s + 1).collect();
-            self.get_slice_buffer(&start, &stop, &mut buf[k * ts..(k + 1) * ts], &ones)?;
+            let idx = unflatten(&shape, c);
+            let start: Vec<i64> = (0..shape.len())
+                .map(|d| {
+                    let (cl, bl) = (i64::from(g.chunkshape()[d]), i64::from(g.blockshape()[d]));
+                    let cs = idx[d] / cl * cl;
+                    cs + (idx[d] - cs) / bl * bl
+                })
+                .collect();
+            blocks.entry(start).or_default().push((k, idx));
+        }
+        for (start, items) in blocks {
+            let stop: Vec<i64> = (0..shape.len())
+                .map(|d| {
+                    let (cl, bl) = (i64::from(g.chunkshape()[d]), i64::from(g.blockshape()[d]));
+                    let chunk_end = (start[d] / cl + 1) * cl;
+                    (start[d] + bl).min(chunk_end).min(shape[d])
+                })
+                .collect();
+            let tmp = self.read_box(&start, &stop)?;
+            let ext: Vec<i64> = start.iter().zip(&stop).map(|(a, b)| b - a).collect();
+            let strides = c_strides(&ext);
+            for (k, idx) in items {
+                let off: i64 = (0..shape.len())
+                    .map(|d| (idx[d] - start[d]) * strides[d])
+                    .sum();
+                let off = off as usize;
+                buf[k * ts..(k + 1) * ts].copy_from_slice(&tmp[off * ts..(off + 1) * ts]);
+            }
         }
         Ok(())
     }
