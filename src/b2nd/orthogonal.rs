@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use super::array::Array;
 use super::geometry::{c_strides, unflatten};
+use super::scratch::{with_scratch, Scratch};
+use super::Geometry;
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
@@ -29,6 +31,8 @@ fn axis_groups(sel: &[i64], n: i64, chunk: i64) -> Vec<Vec<(usize, i64)>> {
 struct Piece {
     lo: Vec<i64>,
     hi: Vec<i64>,
+    /// The indices of each axis, in the order `items` crosses them.
+    axes: Vec<Vec<i64>>,
     items: Vec<(usize, usize)>,
 }
 
@@ -57,23 +61,80 @@ fn pieces(selection: &[&[i64]], shape: &[i64], chunkshape: &[i32]) -> Vec<Piece>
             .collect();
         let ext: Vec<i64> = lo.iter().zip(&hi).map(|(a, b)| b - a).collect();
         let box_strides = c_strides(&ext);
-        let lens: Vec<i64> = chosen.iter().map(|g| g.len() as i64).collect();
-        let n: i64 = lens.iter().product();
-        let items = (0..n)
-            .map(|j| {
-                let idx = unflatten(&lens, j);
-                let (mut sel_off, mut box_off) = (0i64, 0i64);
-                for d in 0..ndim {
-                    let (k, i) = chosen[d][idx[d] as usize];
-                    sel_off += k as i64 * sel_strides[d];
-                    box_off += (i - lo[d]) * box_strides[d];
+        // Offsets of the cross product, built axis by axis.
+        let mut items: Vec<(usize, usize)> = vec![(0, 0)];
+        for d in 0..ndim {
+            let mut next = Vec::with_capacity(items.len() * chosen[d].len());
+            for &(so, bo) in &items {
+                for &(k, i) in chosen[d] {
+                    next.push((
+                        so + k * sel_strides[d] as usize,
+                        bo + ((i - lo[d]) * box_strides[d]) as usize,
+                    ));
                 }
-                (sel_off as usize, box_off as usize)
-            })
+            }
+            items = next;
+        }
+        let axes = chosen
+            .iter()
+            .map(|g| g.iter().map(|p| p.1).collect())
             .collect();
-        out.push(Piece { lo, hi, items });
+        out.push(Piece {
+            lo,
+            hi,
+            axes,
+            items,
+        });
     }
     out
+}
+
+/// For the items of `p` (a piece of one chunk), their offsets (in items) in the stored
+/// chunk (blocks in C order, items in C order inside each block), and the blocks they
+/// touch.
+fn chunk_offsets(g: &Geometry, p: &Piece) -> (Vec<usize>, Vec<usize>) {
+    let ndim = g.ndim();
+    let block_strides = c_strides(&g.blocks_per_dim());
+    let item_strides = c_strides(
+        &g.blockshape()
+            .iter()
+            .map(|&b| i64::from(b))
+            .collect::<Vec<_>>(),
+    );
+    let bn = g.blocknitems();
+    // Per axis, for each index of the box: (block index part, offset part).
+    let parts: Vec<Vec<(i64, i64)>> = (0..ndim)
+        .map(|d| {
+            let (c, b) = (i64::from(g.chunkshape()[d]), i64::from(g.blockshape()[d]));
+            let cs = p.lo[d] / c * c;
+            (p.lo[d]..p.hi[d])
+                .map(|i| {
+                    let (bc, ib) = ((i - cs) / b, (i - cs) % b);
+                    (
+                        bc * block_strides[d],
+                        bc * block_strides[d] * bn + ib * item_strides[d],
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    // The same cross product as `p.items`, built axis by axis.
+    let mut both: Vec<(i64, i64)> = vec![(0, 0)];
+    for d in 0..ndim {
+        let mut next = Vec::with_capacity(both.len() * p.axes[d].len());
+        for &(blk, off) in &both {
+            for &i in &p.axes[d] {
+                let (bp, op) = parts[d][(i - p.lo[d]) as usize];
+                next.push((blk + bp, off + op));
+            }
+        }
+        both = next;
+    }
+    let offsets = both.iter().map(|&(_, off)| off as usize).collect();
+    let mut blocks: Vec<usize> = both.iter().map(|&(blk, _)| blk as usize).collect();
+    blocks.sort_unstable();
+    blocks.dedup();
+    (offsets, blocks)
 }
 
 impl<S: BorrowMut<SuperChunk>> Array<S> {
@@ -115,14 +176,32 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         self.refresh()?;
         let need = self.selection_bytes(selection, buf.len())?;
         buf[..need].fill(0);
-        let shape = self.shape().to_vec();
-        let chunkshape = self.geometry().chunkshape().to_vec();
+        let g = self.geometry().clone();
         let ts = self.typesize() as usize;
-        for p in pieces(selection, &shape, &chunkshape) {
-            let tmp = self.read_box(&p.lo, &p.hi)?;
-            for &(k, off) in &p.items {
-                buf[k * ts..(k + 1) * ts].copy_from_slice(&tmp[off * ts..(off + 1) * ts]);
+        let chunk_bytes = self.chunk_bytes()?;
+        let nblocks = usize::try_from(g.nblocks()).map_err(|_| Error::InvalidParam)?;
+        for p in pieces(selection, g.shape(), g.chunkshape()) {
+            let (offsets, blocks) = chunk_offsets(&g, &p);
+            let mut mask = vec![true; nblocks];
+            for b in blocks {
+                if let Some(m) = mask.get_mut(b) {
+                    *m = false;
+                }
             }
+            let coords: Vec<i64> =
+                p.lo.iter()
+                    .zip(g.chunkshape())
+                    .map(|(&l, &c)| l / i64::from(c))
+                    .collect();
+            let n = g.chunk_index(&coords);
+            with_scratch(Scratch::ChunkData, chunk_bytes, |data| {
+                self.read_chunk(n, Some(&mask), data)?;
+                for (&(k, _), &off) in p.items.iter().zip(&offsets) {
+                    let src = data.get(off * ts..(off + 1) * ts).ok_or(Error::Data)?;
+                    buf[k * ts..(k + 1) * ts].copy_from_slice(src);
+                }
+                Ok(())
+            })?;
         }
         Ok(())
     }
