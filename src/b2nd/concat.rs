@@ -3,13 +3,15 @@
 use std::borrow::BorrowMut;
 
 use super::array::Array;
+use super::geometry::{c_strides, flatten};
+use super::Geometry;
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
 /// The shape of `first` followed by `second` along `axis`; `InvalidParam` unless both have
 /// the same number of dimensions, `axis` is one of them and the other axes agree.
 pub fn concat_shape(first: &[i64], second: &[i64], axis: usize) -> Result<Vec<i64>> {
-    if first.len() != second.len() || axis >= first.len() {
+    if first.is_empty() || first.len() != second.len() || axis >= first.len() {
         return Err(Error::InvalidParam);
     }
     if (0..first.len()).any(|d| d != axis && first[d] != second[d]) {
@@ -52,5 +54,54 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         start[axis] = self.shape()[axis];
         self.resize(&shape, None)?;
         self.write_box(other, other_shape, &start)
+    }
+
+    /// Whether the stored chunks of an array of geometry `other` can be stored as they are
+    /// from `offset` items along `axis` (same chunk and block shapes, `offset` a multiple
+    /// of the chunk length).
+    pub fn chunks_align(&self, other: &Geometry, axis: usize, offset: i64) -> bool {
+        let g = self.geometry();
+        let c = g.chunkshape().get(axis).copied().unwrap_or(0);
+        g.chunkshape() == other.chunkshape()
+            && g.blockshape() == other.blockshape()
+            && c > 0
+            && offset % i64::from(c) == 0
+    }
+
+    /// The stored (compressed) chunks, in order.
+    pub fn stored_chunks(&mut self) -> Result<Vec<Vec<u8>>> {
+        let sc = self.schunk_mut();
+        (0..sc.nchunks())
+            .map(|n| Ok(sc.chunk(n)?.into_owned()))
+            .collect()
+    }
+
+    /// Stores `chunks` (the stored chunks of an array of geometry `other`) at the chunk
+    /// slots starting `offset` items along `axis`; `offset` must be a multiple of the
+    /// chunk length (see [`Self::chunks_align`]) and the array large enough.
+    pub fn put_chunks(
+        &mut self,
+        chunks: &[Vec<u8>],
+        other: &Geometry,
+        axis: usize,
+        offset: i64,
+    ) -> Result<()> {
+        let g = self.geometry().clone();
+        let c = i64::from(*g.chunkshape().get(axis).ok_or(Error::InvalidParam)?);
+        if c <= 0 || offset % c != 0 {
+            return Err(Error::InvalidParam);
+        }
+        let cpd = g.chunks_per_dim();
+        let strides = c_strides(&cpd);
+        for (n, chunk) in chunks.iter().enumerate() {
+            let mut coords = other.chunk_coords(n as i64);
+            coords[axis] += offset / c;
+            if coords.iter().zip(&cpd).any(|(&x, &m)| x >= m) {
+                return Err(Error::InvalidParam);
+            }
+            self.schunk_mut()
+                .update_chunk(flatten(&coords, &strides), chunk)?;
+        }
+        Ok(())
     }
 }

@@ -16,6 +16,9 @@
 //!   `for_each_block`, `blocks_in_c_order`; [`copy::copy_box`] for boxes between buffers.
 //! * [`create`]: `Array::special`/`zeros` and `Params`; [`persist`]: `fill_from`,
 //!   `slice_params`, `copy_params`, `copy_vlmeta_to`.
+//! * Operations built on them: [`resize`] (resize/insert/append/delete, moving stored
+//!   chunks), [`mod@concat`], [`squeeze`] (views with fewer or more dimensions),
+//!   [`orthogonal`] (orthogonal selections and sparse coordinates).
 //! * In the C layer: `capi::b2nd_array::{with_array, alloc_array, array_into_c,
 //!   write_geometry, geometry_of, free_array, put}`, `capi::b2nd_ctx::{ctx_mut, Ctx}`,
 //!   `capi::b2nd_create::{new_special, rc}`.

@@ -9,7 +9,7 @@
 use std::borrow::BorrowMut;
 
 use super::array::Array;
-use super::copy::{copy_box, Side};
+use super::geometry::{c_strides, flatten, unflatten};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 use crate::special::{special_chunk, Special};
@@ -27,104 +27,74 @@ fn delete_ok(s: i64, len: i64, n: i64, c: i64) -> bool {
         && (s + len == n || (c > 0 && s % c == 0 && len % c == 0))
 }
 
-/// The pieces of one axis that survive a change: `(old start, new start, length)`.
-fn axis_pieces(n: i64, m: i64, at: i64, shift: i64) -> Vec<(i64, i64, i64)> {
-    let mut out = Vec::with_capacity(2);
-    let mut push = |old: i64, new: i64, len: i64| {
-        let len = len.min(m - new);
-        if len > 0 {
-            out.push((old, new, len));
-        }
-    };
-    if shift > 0 {
-        push(0, 0, at);
-        push(at, at + shift, n - at);
-    } else if shift < 0 {
-        push(0, 0, at);
-        push(at - shift, at, n - (at - shift));
+/// The old item an item at `x` of an axis comes from after a change at `at` by `shift`
+/// (see [`Array::remap`]); `None` for items of the gap a positive shift opens.
+fn old_position(x: i64, at: i64, shift: i64) -> Option<i64> {
+    if x < at || shift == 0 {
+        Some(x)
+    } else if shift > 0 {
+        (x >= at + shift).then(|| x - shift)
     } else {
-        push(0, 0, n.min(m));
+        Some(x - shift)
     }
-    out
 }
 
 impl<S: BorrowMut<SuperChunk>> Array<S> {
-    /// Moves the content to `new_shape`: on each axis, items before `at` stay, and the
-    /// others move by `shift` (positive: a gap of `shift` items is opened at `at`;
-    /// negative: `-shift` items at `at` are dropped). Items that no old item lands on are
-    /// unspecified (zeros here).
+    /// Moves the content to `new_shape` chunk by chunk: on each axis, chunks starting
+    /// before `at` stay, the others move by `shift` items (positive: zero chunks fill a gap
+    /// of `shift` items at `at`; negative: the chunks of `-shift` items at `at` are
+    /// dropped). `at` and `shift` must be multiples of the chunk length, or the change at
+    /// the end of the axis (`at` = the smaller length). Stored chunks are moved, not
+    /// recompressed; items that no old item lands on are unspecified.
     pub(crate) fn remap(&mut self, new_shape: &[i64], at: &[i64], shift: &[i64]) -> Result<()> {
-        let ndim = self.ndim();
-        let new_geom = self.geometry().with_shape(new_shape)?;
-        let ts = usize::try_from(self.typesize()).map_err(|_| Error::InvalidParam)?;
-        let old_shape = self.shape().to_vec();
-        let old_len = usize::try_from(self.geometry().nitems())
-            .ok()
-            .and_then(|n| n.checked_mul(ts))
-            .ok_or(Error::InvalidParam)?;
-        let new_len = usize::try_from(new_geom.nitems())
-            .ok()
-            .and_then(|n| n.checked_mul(ts))
-            .ok_or(Error::InvalidParam)?;
-        let mut old = Vec::new();
-        old.try_reserve_exact(old_len)
-            .map_err(|_| Error::MemoryAlloc)?;
-        old.resize(old_len, 0u8);
-        self.to_buffer(&mut old)?;
-        let mut new = Vec::new();
-        new.try_reserve_exact(new_len)
-            .map_err(|_| Error::MemoryAlloc)?;
-        new.resize(new_len, 0u8);
-        let pieces: Vec<_> = (0..ndim)
-            .map(|d| axis_pieces(old_shape[d], new_shape[d], at[d], shift[d]))
-            .collect();
-        if new_len > 0 && pieces.iter().all(|p| !p.is_empty()) {
-            let total: usize = pieces.iter().map(Vec::len).product();
-            for k in 0..total {
-                let (mut src, mut dst, mut ext) = (vec![0; ndim], vec![0; ndim], vec![0; ndim]);
-                let mut r = k;
-                for d in (0..ndim).rev() {
-                    let (o, w, l) = pieces[d][r % pieces[d].len()];
-                    r /= pieces[d].len();
-                    (src[d], dst[d], ext[d]) = (o, w, l);
+        let old_geom = self.geometry().clone();
+        let new_geom = old_geom.with_shape(new_shape)?;
+        let old_cpd = old_geom.chunks_per_dim();
+        let old_any = old_geom.nchunks() > 0;
+        let chunk = old_geom.chunkshape().to_vec();
+        let new_cpd = new_geom.chunks_per_dim();
+        let old_strides = c_strides(&old_cpd);
+        // The old chunk each new chunk comes from (`None`: a new zero chunk).
+        let sources: Vec<Option<i64>> = (0..new_geom.nchunks())
+            .map(|k| {
+                let coords = unflatten(&new_cpd, k);
+                let mut old = Vec::with_capacity(coords.len());
+                for (d, &cn) in coords.iter().enumerate() {
+                    let c = i64::from(chunk[d]);
+                    let x = old_position(cn * c, at[d], shift[d])?;
+                    if !old_any || x / c >= old_cpd[d] {
+                        return None;
+                    }
+                    old.push(x / c);
                 }
-                copy_box(
-                    ts,
-                    &ext,
-                    &old,
-                    Side {
-                        shape: &old_shape,
-                        start: &src,
-                    },
-                    &mut new,
-                    Side {
-                        shape: new_shape,
-                        start: &dst,
-                    },
-                )?;
-            }
+                Some(flatten(&old, &old_strides))
+            })
+            .collect();
+        let mut used = vec![false; usize::try_from(old_geom.nchunks()).unwrap_or(0)];
+        for &n in sources.iter().flatten() {
+            used[n as usize] = true;
         }
-        drop(old);
-        self.set_nchunks(new_geom.nchunks(), new_geom.chunk_nbytes(self.typesize())?)?;
-        self.set_geometry(new_geom)?;
-        self.set_buffer(&new)
-    }
-
-    /// Deletes trailing chunks or appends zero chunks until there are `nchunks`.
-    fn set_nchunks(&mut self, nchunks: i64, chunk_nbytes: i32) -> Result<()> {
+        let chunk_nbytes = new_geom.chunk_nbytes(self.typesize())?;
         let cparams = self.schunk().cparams();
+        let mut zero = [0u8; 64];
+        let zlen = special_chunk(&cparams, Special::Zeros, chunk_nbytes, &mut zero)?;
         let sc = self.schunk_mut();
-        while sc.nchunks() > nchunks {
-            sc.delete_chunk(sc.nchunks() - 1)?;
-        }
-        if sc.nchunks() < nchunks {
-            let mut chunk = [0u8; 64];
-            let len = special_chunk(&cparams, Special::Zeros, chunk_nbytes, &mut chunk)?;
-            while sc.nchunks() < nchunks {
-                sc.append_chunk(&chunk[..len])?;
+        for n in (0..used.len()).rev() {
+            if !used[n] {
+                sc.delete_chunk(n as i64)?;
             }
         }
-        Ok(())
+        for (k, src) in sources.iter().enumerate() {
+            if src.is_none() {
+                let k = k as i64;
+                if k == sc.nchunks() {
+                    sc.append_chunk(&zero[..zlen])?;
+                } else {
+                    sc.insert_chunk(k, &zero[..zlen])?;
+                }
+            }
+        }
+        self.set_geometry(new_geom)
     }
 
     /// Resizes to `new_shape`. With `start`, each axis grows by inserting at (or shrinks
@@ -241,5 +211,141 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             shift[axis] = -len;
         }
         self.remap(&new_shape, &at_v, &shift)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::geometry::{c_strides, flatten, unflatten};
+    use super::super::{Array, Geometry, Params};
+    use crate::context::CParams;
+    use crate::schunk::Storage;
+
+    fn array(shape: &[i64], chunks: &[i32], blocks: &[i32], data: &[u8]) -> Array {
+        let storage = Storage {
+            cparams: CParams {
+                typesize: 1,
+                ..CParams::default()
+            },
+            ..Storage::default()
+        };
+        let p = Params::new(storage, Geometry::new(shape, chunks, blocks).unwrap());
+        Array::from_buffer(&p, data).unwrap()
+    }
+
+    /// The model of a change: item `i` of the new shape comes from the old item that
+    /// `at`/`shift` map to it, or is unspecified (`None`).
+    fn model(old: &[u8], shape: &[i64], ns: &[i64], at: &[i64], shift: &[i64]) -> Vec<Option<u8>> {
+        let total: i64 = ns.iter().product();
+        let strides = c_strides(shape);
+        (0..total)
+            .map(|k| {
+                let mut idx = unflatten(ns, k);
+                for d in 0..ns.len() {
+                    if shift[d] > 0 && idx[d] >= at[d] {
+                        if idx[d] < at[d] + shift[d] {
+                            return None;
+                        }
+                        idx[d] -= shift[d];
+                    } else if shift[d] < 0 && idx[d] >= at[d] {
+                        idx[d] -= shift[d];
+                    }
+                    if idx[d] >= shape[d] {
+                        return None;
+                    }
+                }
+                Some(old[flatten(&idx, &strides) as usize])
+            })
+            .collect()
+    }
+
+    fn check(a: &mut Array, want: &[Option<u8>]) {
+        let mut got = vec![0u8; want.len()];
+        a.to_buffer(&mut got).unwrap();
+        for (i, (g, w)) in got.iter().zip(want).enumerate() {
+            if let Some(w) = w {
+                assert_eq!(g, w, "item {i}");
+            }
+        }
+    }
+
+    /// New shape, start, and the model's `at` and `shift`.
+    type Case<'a> = (&'a [i64], Option<&'a [i64]>, &'a [i64], &'a [i64]);
+
+    fn data(n: i64) -> Vec<u8> {
+        (0..n).map(|i| (i * 13 % 251) as u8).collect()
+    }
+
+    #[test]
+    fn resize_with_and_without_start_follows_the_model() {
+        let shape = [10i64, 7];
+        let old = data(70);
+        let cases: &[Case] = &[
+            (&[14, 7], None, &[10, 0], &[4, 0]),
+            (&[6, 3], None, &[6, 3], &[-4, -4]),
+            (&[14, 11], Some(&[4, 4]), &[4, 4], &[4, 4]),
+            (&[6, 7], Some(&[0, 0]), &[0, 0], &[-4, 0]),
+            (&[8, 7], Some(&[8, 0]), &[8, 0], &[-2, 0]),
+        ];
+        for &(ns, start, at, shift) in cases {
+            let mut a = array(&shape, &[4, 4], &[2, 2], &old);
+            a.resize(ns, start).unwrap();
+            assert_eq!(a.shape(), ns);
+            check(&mut a, &model(&old, &shape, ns, at, shift));
+        }
+        let mut a = array(&shape, &[4, 4], &[2, 2], &old);
+        assert!(a.resize(&[12, 7], Some(&[1, 0])).is_err());
+        assert!(a.resize(&[7, 7], Some(&[1, 0])).is_err());
+        assert!(a.resize(&[-1, 7], None).is_err());
+        assert_eq!(a.shape(), &shape);
+    }
+
+    #[test]
+    fn insert_append_delete_follow_the_model() {
+        let shape = [9i64, 5];
+        let old = data(45);
+        let mut a = array(&shape, &[3, 2], &[2, 2], &old);
+        let rows: Vec<u8> = (200..215).collect();
+        a.insert(&rows, 0, 3).unwrap();
+        let mut want = model(&old, &shape, &[12, 5], &[3, 0], &[3, 0]);
+        for (k, v) in rows.iter().enumerate() {
+            want[15 + k] = Some(*v);
+        }
+        check(&mut a, &want);
+        let cur: Vec<u8> = want.iter().map(|v| v.unwrap()).collect();
+        let col: Vec<u8> = (100..112).collect();
+        a.append(&col, 1).unwrap();
+        let mut want = model(&cur, &[12, 5], &[12, 6], &[0, 5], &[0, 1]);
+        for (r, v) in col.iter().enumerate() {
+            want[r * 6 + 5] = Some(*v);
+        }
+        check(&mut a, &want);
+        let cur: Vec<u8> = want.iter().map(|v| v.unwrap()).collect();
+        a.delete(0, 3, 3).unwrap();
+        check(&mut a, &model(&cur, &[12, 6], &[9, 6], &[3, 0], &[-3, 0]));
+        assert!(a.delete(0, 1, 2).is_err());
+        assert!(a.insert(&col[..5], 0, 0).is_err());
+        assert!(a.insert(&rows[..6], 0, 1).is_err());
+        assert!(a.delete(2, 0, 1).is_err());
+    }
+
+    #[test]
+    fn concatenation_and_views_keep_the_items() {
+        let old = data(24);
+        let mut a = array(&[4, 6], &[2, 3], &[1, 3], &old);
+        let more: Vec<u8> = (150..162).collect();
+        a.concatenate_in_place(&more, &[2, 6], 0).unwrap();
+        let mut want = old.clone();
+        want.extend_from_slice(&more);
+        let w: Vec<Option<u8>> = want.iter().copied().map(Some).collect();
+        check(&mut a, &w);
+        assert!(a.concatenate_in_place(&more, &[2, 6], 1).is_err());
+        let mut e = a.expand_dims(&[true, false, false], 3).unwrap();
+        assert_eq!(e.shape(), &[1, 6, 6]);
+        check(&mut e, &w);
+        let mut s = e.squeeze().unwrap();
+        assert_eq!(s.shape(), &[6, 6]);
+        check(&mut s, &w);
+        assert!(e.squeeze_index(&[false, true, false]).is_err());
     }
 }

@@ -32,7 +32,7 @@ pub fn squeezed(g: &Geometry, index: &[bool]) -> Result<Geometry> {
 }
 
 /// The geometry with `final_dims` dimensions: the flagged ones of length one (chunk and
-/// block one), the others taken in order from `g` (of length one when `g` runs out).
+/// block one), the others taken in order from `g` (`InvalidParam` when `g` runs out).
 pub fn expanded(g: &Geometry, axis: &[bool], final_dims: usize) -> Result<Geometry> {
     if final_dims > MAX_DIM || axis.len() < final_dims {
         return Err(Error::InvalidParam);
@@ -40,7 +40,10 @@ pub fn expanded(g: &Geometry, axis: &[bool], final_dims: usize) -> Result<Geomet
     let (mut shape, mut chunk, mut block) = (Vec::new(), Vec::new(), Vec::new());
     let mut next = 0;
     for &new_axis in &axis[..final_dims] {
-        if new_axis || next >= g.ndim() {
+        if !new_axis && next >= g.ndim() {
+            return Err(Error::InvalidParam);
+        }
+        if new_axis {
             shape.push(1);
             chunk.push(1);
             block.push(1);
@@ -57,7 +60,11 @@ pub fn expanded(g: &Geometry, axis: &[bool], final_dims: usize) -> Result<Geomet
 impl<S: BorrowMut<SuperChunk>> Array<S> {
     /// An in-memory array with the same chunks under `geom` (which must lay the items out
     /// as this array's geometry does, as squeezing and expanding do).
+    /// `InvalidParam` when the array has metalayers other than "b2nd" (as the reference).
     pub fn view(&mut self, geom: Geometry) -> Result<Array> {
+        if self.schunk().metalayers().iter().any(|m| m.name != "b2nd") {
+            return Err(Error::InvalidParam);
+        }
         let storage = Storage {
             contiguous: false,
             urlpath: None,

@@ -4,14 +4,14 @@
 
 use std::ffi::{c_int, c_void};
 
-use super::b2nd_array::{array_into_c, free_array, put, with_array};
+use super::b2nd_array::{array_into_c, free_array, put, with_array, CoreArray};
 use super::b2nd_create::{new_special, rc};
 use super::b2nd_ctx::{ctx_mut, read_values};
 use super::ffi::{bytes, bytes_mut, guard};
 use super::types::{b2nd_array_t, b2nd_context_t, blosc2_io};
 use crate::b2nd::concat::concat_shape;
 use crate::b2nd::meta::MAX_DIM;
-use crate::b2nd::Array;
+use crate::b2nd::{Array, Geometry};
 use crate::error::{Error, Result};
 use crate::special::Special;
 
@@ -184,24 +184,35 @@ pub unsafe extern "C" fn b2nd_concatenate(
                 return Err(Error::NullPointer);
             }
             let axis = axis_of(axis)?;
-            // SAFETY: both are live arrays.
-            let (ts1, ts2, shape1) = unsafe {
-                let ts2 = with_array(src2, |b| Ok(b.typesize()))?;
-                with_array(src1, |a| Ok((a.typesize(), ts2, a.shape().to_vec())))?
-            };
-            // SAFETY: forwarded caller guarantee.
-            let n2 = unsafe { ndim_of(src2) }?;
-            // SAFETY: as above.
-            let shape2 = unsafe { with_array(src2, |b| Ok(b.shape()[..n2].to_vec())) }?;
-            let shape = concat_shape(&shape1, &shape2, axis)?;
-            if ts1 != ts2 {
+            // SAFETY: forwarded caller guarantees (both live).
+            let (n1, n2) = unsafe { (ndim_of(src1)?, ndim_of(src2)?) };
+            if axis >= n1 {
                 return Err(Error::InvalidParam);
             }
             // SAFETY: as above.
-            let (buf2, _) = unsafe { content_of(src2) }?;
+            let (ts1, shape1) =
+                unsafe { with_array(src1, |a| Ok((a.typesize(), a.shape().to_vec()))) }?;
+            // SAFETY: as above.
+            let (ts2, g2) =
+                unsafe { with_array(src2, |b| Ok((b.typesize(), b.geometry().clone()))) }?;
+            if ts1 != ts2 || n2 != n1 {
+                return Err(Error::InvalidParam);
+            }
+            let shape = concat_shape(&shape1, g2.shape(), axis)?;
+            let offset = shape1[axis];
             if !copy {
                 // SAFETY: as above.
-                unsafe { with_array(src1, |a| a.concatenate_in_place(&buf2, &shape2, axis)) }?;
+                let aligned =
+                    unsafe { with_array(src1, |a| Ok(a.chunks_align(&g2, axis, offset))) }?;
+                // SAFETY: as above.
+                let second = unsafe { second_of(src2, aligned) }?;
+                // SAFETY: as above.
+                unsafe {
+                    with_array(src1, |a| {
+                        a.resize(&shape, None)?;
+                        second.put(a, &g2, axis, offset)
+                    })
+                }?;
                 // SAFETY: checked non-NULL above.
                 unsafe { put(array, src1.cast_mut()) };
                 return Ok(());
@@ -212,17 +223,18 @@ pub unsafe extern "C" fn b2nd_concatenate(
             ctx.set_shape(&shape)?;
             let dest = new_special(ctx, Special::Zeros)?;
             let fill = || -> Result<()> {
-                // SAFETY: as above.
-                let (buf1, _) = unsafe { content_of(src1) }?;
-                let mut at = vec![0i64; shape.len()];
-                // SAFETY: `dest` was just created.
-                unsafe {
+                let origin = vec![0i64; shape.len()];
+                // SAFETY: `dest` was just created; `src1` is live and another array.
+                let aligned = unsafe {
                     with_array(dest, |d| {
-                        d.write_box(&buf1, &shape1, &at)?;
-                        at[axis] = shape1[axis];
-                        d.write_box(&buf2, &shape2, &at)
+                        with_array(src1, |s| d.fill_from(s, &origin))?;
+                        Ok(d.chunks_align(&g2, axis, offset))
                     })
-                }
+                }?;
+                // SAFETY: as above.
+                let second = unsafe { second_of(src2, aligned) }?;
+                // SAFETY: as above.
+                unsafe { with_array(dest, |d| second.put(d, &g2, axis, offset)) }
             };
             if let Err(e) = fill() {
                 // SAFETY: `dest` is not handed out.
@@ -234,6 +246,43 @@ pub unsafe extern "C" fn b2nd_concatenate(
             Ok(())
         })())
     })
+}
+
+/// The content of the second array of a concatenation.
+enum Second {
+    /// Its stored chunks, to be stored as they are.
+    Chunks(Vec<Vec<u8>>),
+    /// Its items in C order.
+    Items(Vec<u8>),
+}
+
+impl Second {
+    /// Writes the content into `a` starting `offset` items along `axis`.
+    fn put(&self, a: &mut CoreArray, g2: &Geometry, axis: usize, offset: i64) -> Result<()> {
+        match self {
+            Second::Chunks(c) => a.put_chunks(c, g2, axis, offset),
+            Second::Items(buf) => {
+                let mut at = vec![0i64; g2.ndim()];
+                at[axis] = offset;
+                a.write_box(buf, g2.shape(), &at)
+            }
+        }
+    }
+}
+
+/// Reads the second array of a concatenation: its stored chunks when `aligned`, else its
+/// items.
+///
+/// # Safety
+/// `array` NULL or live.
+unsafe fn second_of(array: *const b2nd_array_t, aligned: bool) -> Result<Second> {
+    if aligned {
+        // SAFETY: forwarded caller guarantee.
+        unsafe { with_array(array, |b| b.stored_chunks()) }.map(Second::Chunks)
+    } else {
+        // SAFETY: forwarded caller guarantee.
+        unsafe { content_of(array) }.map(|(buf, _)| Second::Items(buf))
+    }
 }
 
 /// Hands a new view out as a C array flagged as a view.
