@@ -49,12 +49,13 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     /// that its chunks agree with the geometry described there.
     pub fn from_schunk(sc: S) -> Result<Array<S>> {
         let (geom, dtype, dtype_format) = read_meta(sc.borrow())?;
-        let array = Array {
+        let mut array = Array {
             sc,
             geom,
             dtype,
             dtype_format,
         };
+        array.recover_large_typesize()?;
         array.check_chunks()?;
         Ok(array)
     }
@@ -66,14 +67,31 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         dtype: Option<String>,
         dtype_format: i8,
     ) -> Result<Array<S>> {
-        let array = Array {
+        let mut array = Array {
             sc,
             geom,
             dtype,
             dtype_format,
         };
+        array.recover_large_typesize()?;
         array.check_chunks()?;
         Ok(array)
+    }
+
+    /// Gives back the item size of a super-chunk whose frame was written anew (the frame
+    /// header then holds the one-byte item size 1 of an item above 255 bytes, as the
+    /// reference writes it): the chunk size over the items of a chunk.
+    fn recover_large_typesize(&mut self) -> Result<()> {
+        let items = i64::from(self.geom.chunk_nbytes(1)?);
+        let sc = self.sc.borrow_mut();
+        let chunksize = i64::from(sc.chunksize());
+        if sc.typesize() == 1 && sc.nchunks() > 0 && items > 0 && chunksize > items {
+            let itemsize = chunksize / items;
+            if chunksize % items == 0 && itemsize > 255 {
+                sc.restore_typesize(i32::try_from(itemsize).map_err(|_| Error::Failure)?);
+            }
+        }
+        Ok(())
     }
 
     /// Fails unless the super-chunk has the number and size of chunks the geometry needs.

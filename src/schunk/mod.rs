@@ -139,6 +139,12 @@ impl SuperChunk {
         self.cparams.typesize
     }
 
+    /// Sets the item size that a frame header could not hold (items above 255 bytes).
+    pub(crate) fn restore_typesize(&mut self, typesize: i32) {
+        self.cparams.typesize = typesize;
+        self.dparams.typesize = typesize;
+    }
+
     /// Compression parameters.
     pub fn cparams(&self) -> CParams {
         self.cparams
