@@ -2,5 +2,7 @@
 
 pub mod blosclz;
 pub mod lz4;
+pub mod ndlz;
+pub mod zfp;
 pub mod zlib;
 pub mod zstd;

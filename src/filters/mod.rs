@@ -10,6 +10,8 @@ pub mod bytedelta;
 mod cpu;
 pub mod delta;
 pub mod int_trunc;
+pub mod ndcell;
+pub mod ndmean;
 pub mod shuffle;
 pub mod trunc_prec;
 

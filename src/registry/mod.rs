@@ -1,6 +1,7 @@
 //! Names and library information of the codecs known to the library, and the tables of
 //! codecs, filters and tuners registered at run time ([`plugins`]).
 
+mod ndplugins;
 pub mod plugins;
 
 use crate::constants::{BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD};

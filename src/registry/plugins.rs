@@ -18,6 +18,10 @@ use crate::filters::{bytedelta, int_trunc};
 /// Data a host layer attaches to a context and gets back in callbacks.
 pub type HostData = Arc<dyn Any + Send + Sync>;
 
+/// The metalayers of the super-chunk a context belongs to: the content of the one named,
+/// looked up when a plugin asks (the N-dimensional plugins read `b2nd`).
+pub type MetaLookup = Arc<dyn Fn(&str) -> Option<Vec<u8>> + Send + Sync>;
+
 /// What a callback learns about the compression it takes part in.
 #[derive(Clone, Copy)]
 pub struct CompressCall<'a> {
@@ -27,6 +31,8 @@ pub struct CompressCall<'a> {
     pub src: &'a [u8],
     /// Typesize of the super-chunk the context belongs to, if any.
     pub schunk_typesize: Option<i32>,
+    /// Metalayers of the super-chunk the context belongs to, if any.
+    pub schunk_meta: Option<&'a MetaLookup>,
     /// The context's host data.
     pub host: Option<&'a (dyn Any + Send + Sync)>,
 }
@@ -40,6 +46,8 @@ pub struct DecompressCall<'a> {
     pub chunk: &'a [u8],
     /// Typesize of the super-chunk the context belongs to, if any.
     pub schunk_typesize: Option<i32>,
+    /// Metalayers of the super-chunk the context belongs to, if any.
+    pub schunk_meta: Option<&'a MetaLookup>,
     /// The context's host data.
     pub host: Option<&'a (dyn Any + Send + Sync)>,
 }
@@ -230,16 +238,7 @@ pub fn tuner(id: i32) -> Option<Arc<Tuner>> {
 pub(crate) fn reset() {
     let mut t = write();
     t.codecs = super::plugin_codecs()
-        .map(|(code, name)| {
-            Arc::new(Codec {
-                code,
-                name: name.to_owned(),
-                complib: code,
-                version: 1,
-                encoder: None,
-                decoder: None,
-            })
-        })
+        .map(|(code, name)| Arc::new(super::ndplugins::codec(code, name)))
         .collect();
     t.filters = plugin_filters().into_iter().map(Arc::new).collect();
     t.tuners = vec![Arc::new(Tuner {
@@ -284,21 +283,10 @@ fn bytedelta_filter(id: u8, name: &str, legacy: bool) -> Filter {
     }
 }
 
-/// Filters that need N-dimensional metadata this library does not handle: they fail.
-fn unsupported_filter(id: u8, name: &str) -> Filter {
-    Filter {
-        id,
-        name: name.to_owned(),
-        version: 1,
-        forward: Some(Arc::new(|_, _, _, _, _| Error::Failure.code())),
-        backward: Some(Arc::new(|_, _, _, _, _| Error::Failure.code())),
-    }
-}
-
 fn plugin_filters() -> Vec<Filter> {
     vec![
-        unsupported_filter(32, "ndcell"),
-        unsupported_filter(33, "ndmean"),
+        super::ndplugins::ndcell_filter(),
+        super::ndplugins::ndmean_filter(),
         bytedelta_filter(34, "bytedelta_buggy", true),
         bytedelta_filter(35, "bytedelta", false),
         Filter {

@@ -99,6 +99,7 @@ impl SuperChunk {
     pub fn new(storage: Storage) -> Result<SuperChunk> {
         let store = open::create_store(&storage)?;
         let mut sc = SuperChunk::with_store(storage, store);
+        sc.sync_plugin_meta();
         if matches!(sc.store, Store::Frame(..)) {
             sc.commit()?;
         }
