@@ -15,9 +15,9 @@ fn round_trips_every_geometry() {
     let mut next = lcg(3);
     for cell in [4u8, 8] {
         for (b0, b1) in [(8, 8), (9, 13), (16, 17), (33, 8), (64, 64), (5, 40)] {
-            let data: Vec<u8> = (0..b0 * b1)
+            let data: Vec<u8> = (0..(b0 * b1) as usize)
                 .map(|i| {
-                    if next() % 4 == 0 {
+                    if next().is_multiple_of(4) {
                         next() as u8
                     } else {
                         (i / 4 % 3) as u8
@@ -25,7 +25,7 @@ fn round_trips_every_geometry() {
                 })
                 .collect();
             let mut out = vec![0u8; data.len() + 128];
-            let n = compress(cell, &[b0 as i32, b1 as i32], &data, &mut out);
+            let n = compress(cell, &[b0, b1], &data, &mut out);
             assert!(n >= 0);
             if n > 0 {
                 let mut back = vec![0u8; data.len()];
@@ -45,7 +45,7 @@ fn refuses_bad_parameters() {
     assert_eq!(compress(4, &[8, 8, 1], &data, &mut out), FAILURE);
     assert_eq!(compress(4, &[8, 7], &data, &mut out), FAILURE);
     assert_eq!(compress(4, &[8, 8], &data, &mut out[..8]), FAILURE);
-    assert_eq!(decompress(3, &out, &mut vec![0u8; 64]), FAILURE);
+    assert_eq!(decompress(3, &out, &mut [0u8; 64]), FAILURE);
 }
 
 #[test]
