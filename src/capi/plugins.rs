@@ -157,6 +157,8 @@ pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_in
 }
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod nd_tests;
 #[cfg(test)]
 mod tests;

@@ -150,6 +150,7 @@ impl SuperChunk {
     pub fn share_callbacks(&mut self, cctx: &Context, dctx: &Context) {
         self.cctx.share_callbacks_from(cctx);
         self.dctx.share_callbacks_from(dctx);
+        self.sync_plugin_meta();
     }
 
     /// The storage description.
