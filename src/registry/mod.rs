@@ -29,7 +29,7 @@ pub fn registered_codec_code(name: &str) -> Option<u8> {
 
 /// Name of a codec registered at run time.
 pub fn registered_codec_name(code: i32) -> Option<String> {
-    plugins::codec(u8::try_from(code).ok()?).map(|c| c.name.clone())
+    plugins::codec_entry(u8::try_from(code).ok()?).map(|c| c.name.clone())
 }
 
 /// The plugin codecs the library registers at init (`ndlz` is 32 ... `htj2k` is 40).

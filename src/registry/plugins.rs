@@ -209,9 +209,53 @@ pub fn register_tuner(tuner: Tuner) -> Result<(), Error> {
     insert(&mut write().tuners, tuner, Error::Failure)
 }
 
-/// The registered codec with this code.
-pub fn codec(code: u8) -> Option<Arc<Codec>> {
+/// Finds the functions of a plugin registered without them (by its name), as the reference
+/// does when such a plugin is first used; installed by a host layer.
+#[derive(Clone, Copy)]
+pub struct Loaders {
+    /// Loads a codec's encoder and decoder.
+    pub codec: fn(&str) -> Option<(Encoder, Decoder)>,
+    /// Loads a filter's forward and backward functions.
+    pub filter: fn(&str) -> Option<(Forward, Backward)>,
+}
+
+static LOADERS: RwLock<Option<Loaders>> = RwLock::new(None);
+
+/// Installs the loaders of plugins registered without functions.
+pub fn set_loaders(loaders: Loaders) {
+    *LOADERS.write().unwrap_or_else(PoisonError::into_inner) = Some(loaders);
+}
+
+fn loaders() -> Option<Loaders> {
+    *LOADERS.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The registered codec with this code, without loading anything.
+pub fn codec_entry(code: u8) -> Option<Arc<Codec>> {
     read().codecs.iter().find(|c| c.code == code).cloned()
+}
+
+/// The registered codec with this code; a codec registered without functions (the dynamic
+/// plugins 36..=40, or a user codec registered by name) is loaded first (every time until
+/// loading succeeds, as in the reference).
+pub fn codec(code: u8) -> Option<Arc<Codec>> {
+    let c = codec_entry(code)?;
+    if c.encoder.is_some() || c.decoder.is_some() {
+        return Some(c);
+    }
+    let Some((encoder, decoder)) = loaders().and_then(|l| (l.codec)(&c.name)) else {
+        return Some(c);
+    };
+    let mut t = write();
+    let slot = t.codecs.iter_mut().find(|e| e.code == code)?;
+    if slot.encoder.is_none() && slot.decoder.is_none() {
+        *slot = Arc::new(Codec {
+            encoder: Some(encoder),
+            decoder: Some(decoder),
+            ..(**slot).clone()
+        });
+    }
+    Some(slot.clone())
 }
 
 /// The first registered codec with this name.
@@ -224,9 +268,26 @@ pub fn codec_of_complib(complib: u8) -> Option<Arc<Codec>> {
     read().codecs.iter().find(|c| c.complib == complib).cloned()
 }
 
-/// The registered filter with this id.
+/// The registered filter with this id; one registered without functions is loaded first
+/// (see [`codec`]).
 pub fn filter(id: u8) -> Option<Arc<Filter>> {
-    read().filters.iter().find(|f| f.id == id).cloned()
+    let f = read().filters.iter().find(|f| f.id == id).cloned()?;
+    if f.forward.is_some() || f.backward.is_some() {
+        return Some(f);
+    }
+    let Some((forward, backward)) = loaders().and_then(|l| (l.filter)(&f.name)) else {
+        return Some(f);
+    };
+    let mut t = write();
+    let slot = t.filters.iter_mut().find(|e| e.id == id)?;
+    if slot.forward.is_none() && slot.backward.is_none() {
+        *slot = Arc::new(Filter {
+            forward: Some(forward),
+            backward: Some(backward),
+            ..(**slot).clone()
+        });
+    }
+    Some(slot.clone())
 }
 
 /// The registered tuner with this id.
