@@ -168,6 +168,7 @@ int main(int argc, char **argv) {
             cp.filters[0] = f ? BLOSC_FILTER_NDMEAN : BLOSC_FILTER_NDCELL;
             cp.filters_meta[0] = (uint8_t)meta;
             cp.filters[1] = BLOSC_SHUFFLE;
+            cp.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_NOFILTER;
             snprintf(what, sizeof what, "%s%d ts%d geom%d kind%d", f ? "ndmean" : "ndcell", meta, ts, gi, kind);
             one(&ours, &ref, what, cp, g, kind);
           }
