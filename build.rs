@@ -250,6 +250,7 @@ fn build_zfp() {
         .flag("-include")
         .flag(header.to_str().expect("UTF-8 path"))
         .opt_level(3)
+        .define("NDEBUG", None)
         .warnings(false)
         .files(files)
         .compile("oxzfp");

@@ -34,7 +34,7 @@ impl Item for f32 {
         0.0
     }
     fn load(b: &[u8]) -> Self {
-        f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+        f32::from_le_bytes(b.try_into().expect("4 bytes"))
     }
     fn add(self, o: Self) -> Self {
         self + o
@@ -53,9 +53,7 @@ impl Item for f64 {
         0.0
     }
     fn load(b: &[u8]) -> Self {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(&b[..8]);
-        f64::from_le_bytes(a)
+        f64::from_le_bytes(b.try_into().expect("8 bytes"))
     }
     fn add(self, o: Self) -> Self {
         self + o
@@ -77,13 +75,11 @@ fn means<T: Item>(c: &Cells, src: &[u8], dst: &mut [u8]) -> Result<()> {
     let mut fits = true;
     let mut flush = |sum: T, len: usize, op: &mut usize| {
         let m = sum.mean(len);
-        for _ in 0..len {
-            match dst.get_mut(*op..*op + n) {
-                Some(d) => m.store(d),
-                None => fits = false,
-            }
-            *op += n;
+        match dst.get_mut(*op..*op + len * n) {
+            Some(d) => d.chunks_exact_mut(n).for_each(|d| m.store(d)),
+            None => fits = false,
         }
+        *op += len * n;
     };
     let walked = c.walk(|at, run, first| {
         if first && len > 0 {
@@ -91,8 +87,8 @@ fn means<T: Item>(c: &Cells, src: &[u8], dst: &mut [u8]) -> Result<()> {
             sum = T::zero();
             len = 0;
         }
-        for k in 0..run {
-            sum = sum.add(T::load(&src[(at + k) * n..]));
+        for item in src[at * n..(at + run) * n].chunks_exact(n) {
+            sum = sum.add(T::load(item));
         }
         len += run;
     });

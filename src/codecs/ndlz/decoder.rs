@@ -10,18 +10,21 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    #[inline]
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let s = self.input.get(self.pos..self.pos.checked_add(n)?)?;
         self.pos += n;
         Some(s)
     }
 
+    #[inline]
     fn offset(&mut self) -> Option<usize> {
         let b = self.take(2)?;
         Some(usize::from(u16::from_le_bytes([b[0], b[1]])))
     }
 
     /// `n` bytes at `back` bytes before position `from`.
+    #[inline]
     fn back(&self, from: usize, back: usize, n: usize) -> Option<&'a [u8]> {
         let start = from.checked_sub(back)?;
         self.input.get(start..start.checked_add(n)?)
@@ -31,6 +34,7 @@ impl<'a> Reader<'a> {
 /// Decodes one cell's token into `cell` (`side` x `side` items); `cur` is where the token
 /// starts and `padded` the number of items of a padded literal. Returns `None` for a bad
 /// stream.
+#[inline]
 fn cell_token<'a>(
     r: &mut Reader<'a>,
     side: usize,
@@ -120,16 +124,19 @@ fn cell8_rows(r: &mut Reader, cur: usize, token: u8, cell: &mut [u8]) -> Option<
     let off = r.offset()?;
     let src = r.back(cur, off, nrows * 8)?;
     cell[row * 8..(row + nrows) * 8].copy_from_slice(src);
-    for l in (0..8).filter(|&l| l < row || l >= row + nrows) {
-        cell[l * 8..l * 8 + 8].copy_from_slice(r.take(8)?);
-    }
+    // The other rows follow in order: those above the match, then those below.
+    let lit = r.take((8 - nrows) * 8)?;
+    let (above, below) = lit.split_at(row * 8);
+    cell[..row * 8].copy_from_slice(above);
+    cell[(row + nrows) * 8..].copy_from_slice(below);
     Some(())
 }
 
 /// Decodes an NDLZ stream with `side`-item cells into `out`; returns the number of bytes
 /// written (rows x columns of the block in the stream), 0 when `out` is too small or the
 /// input too short to hold a header, or [`FAILURE`].
-pub(super) fn decode(side: usize, input: &[u8], out: &mut [u8]) -> i32 {
+pub(super) fn decode<const SIDE: usize>(input: &[u8], out: &mut [u8]) -> i32 {
+    let side = SIDE;
     if input.len() < 9 {
         return 0;
     }
@@ -153,7 +160,8 @@ pub(super) fn decode(side: usize, input: &[u8], out: &mut [u8]) -> i32 {
     out.fill(0);
     let mut r = Reader { input, pos: 9 };
     let stop = [b0.div_ceil(side), b1.div_ceil(side)];
-    let mut cell = vec![0u8; side * side];
+    let mut cell = [0u8; 64];
+    let cell = &mut cell[..SIDE * SIDE];
     for c0 in 0..stop[0] {
         let rows = if c0 == stop[0] - 1 && b0 % side != 0 {
             b0 % side
@@ -166,14 +174,22 @@ pub(super) fn decode(side: usize, input: &[u8], out: &mut [u8]) -> i32 {
             } else {
                 side
             };
-            let Some(src) = cell_token(&mut r, side, rows * cols, &mut cell) else {
+            let Some(src) = cell_token(&mut r, side, rows * cols, cell) else {
                 return FAILURE;
             };
-            let src = src.unwrap_or(&cell);
+            let src = src.unwrap_or(cell);
             let orig = c0 * side * b1 + c1 * side;
-            for (i, piece) in src.chunks(cols).take(rows).enumerate() {
-                let at = orig + i * b1;
-                out[at..at + cols].copy_from_slice(&piece[..cols]);
+            if rows == SIDE && cols == SIDE {
+                for (i, piece) in src.chunks_exact(SIDE).enumerate() {
+                    let at = orig + i * b1;
+                    let piece: &[u8; SIDE] = piece.try_into().expect("row");
+                    out[at..at + SIDE].copy_from_slice(piece);
+                }
+            } else {
+                for (i, piece) in src.chunks(cols).take(rows).enumerate() {
+                    let at = orig + i * b1;
+                    out[at..at + cols].copy_from_slice(&piece[..cols]);
+                }
             }
         }
     }

@@ -61,20 +61,11 @@ impl Enc<'_> {
     }
 }
 
-/// Block geometry: the block's shape and the cell's side.
-#[derive(Clone, Copy)]
-pub(super) struct Shape {
-    /// Rows and columns of the block.
-    pub bs: [usize; 2],
-    /// Side of a cell (4 or 8).
-    pub cell: usize,
-}
-
-/// Encodes `input` (the whole 2-D block of one-byte items) into `out`; returns the size, or
-/// 0 when the output does not fit or is not smaller than the input.
-pub(super) fn encode(shape: Shape, input: &[u8], out: &mut [u8]) -> usize {
-    let Shape { bs, cell } = shape;
-    let cell_size = cell * cell;
+/// Encodes `input` (the whole 2-D block of one-byte items, `bs[0]` rows of `bs[1]`) into
+/// `out` with cells of side `CELL` (4 or 8); returns the size, or 0 when the output does
+/// not fit or is not smaller than the input.
+pub(super) fn encode<const CELL: usize>(bs: [usize; 2], input: &[u8], out: &mut [u8]) -> usize {
+    let cell_size = CELL * CELL;
     let limit = out.len();
     let mut e = Enc {
         out,
@@ -86,35 +77,38 @@ pub(super) fn encode(shape: Shape, input: &[u8], out: &mut [u8]) -> usize {
     e.push(&[2]);
     e.push(&(bs[0] as i32).to_le_bytes());
     e.push(&(bs[1] as i32).to_le_bytes());
-    let stop = [bs[0].div_ceil(cell), bs[1].div_ceil(cell)];
+    let stop = [bs[0].div_ceil(CELL), bs[1].div_ceil(CELL)];
     let mut hashes = Hashes::default();
-    let mut buf = vec![0u8; cell_size];
+    let mut buf = [0u8; 64];
+    let buf = &mut buf[..cell_size];
+    let side = |n: usize, last: bool| {
+        if last && !n.is_multiple_of(CELL) {
+            n % CELL
+        } else {
+            CELL
+        }
+    };
     for c0 in 0..stop[0] {
+        let last0 = c0 == stop[0] - 1;
+        let rows = side(bs[0], last0);
         for c1 in 0..stop[1] {
             if e.op + cell_size + 1 > limit {
                 return 0;
             }
-            let orig = c0 * cell * bs[1] + c1 * cell;
-            let last0 = c0 == stop[0] - 1;
-            let last1 = c1 == stop[1] - 1;
-            if (bs[0] % cell != 0 && last0) || (bs[1] % cell != 0 && last1) {
-                let side = |n: usize, last: bool| {
-                    if last && !n.is_multiple_of(cell) {
-                        n % cell
-                    } else {
-                        cell
-                    }
-                };
-                e.padded(input, bs[1], orig, side(bs[0], last0), side(bs[1], last1));
+            let orig = c0 * CELL * bs[1] + c1 * CELL;
+            let cols = side(bs[1], c1 == stop[1] - 1);
+            if rows != CELL || cols != CELL {
+                e.padded(input, bs[1], orig, rows, cols);
             } else {
-                for (i, row) in buf.chunks_exact_mut(cell).enumerate() {
+                for (i, row) in buf.chunks_exact_mut(CELL).enumerate() {
                     let at = orig + i * bs[1];
-                    row.copy_from_slice(&input[at..at + cell]);
+                    let src: &[u8; CELL] = input[at..at + CELL].try_into().expect("row");
+                    row.copy_from_slice(src);
                 }
-                if cell == 4 {
-                    cell4(&mut e, &buf, &mut hashes);
+                if CELL == 4 {
+                    cell4(&mut e, buf, &mut hashes);
                 } else {
-                    cell8(&mut e, &buf, &mut hashes);
+                    cell8(&mut e, buf, &mut hashes);
                 }
             }
             if e.op > input.len() {

@@ -50,8 +50,12 @@ pub fn compress(meta: u8, blockshape: &[i32], input: &[u8], output: &mut [u8]) -
     if input.len() < cell_size || (output.len() as i64) < overhead {
         return 0;
     }
-    let shape = encoder::Shape { bs: [b0, b1], cell };
-    encoder::encode(shape, input, output) as i32
+    let n = if cell == 4 {
+        encoder::encode::<4>([b0, b1], input, output)
+    } else {
+        encoder::encode::<8>([b0, b1], input, output)
+    };
+    n as i32
 }
 
 /// Decompresses an NDLZ stream made with cells of side `meta` into `output`; returns the
@@ -59,7 +63,8 @@ pub fn compress(meta: u8, blockshape: &[i32], input: &[u8], output: &mut [u8]) -
 /// meta other than 4 or 8 or a corrupt stream.
 pub fn decompress(meta: u8, input: &[u8], output: &mut [u8]) -> i32 {
     match cell_side(meta) {
-        Some(cell) => decoder::decode(cell, input, output),
+        Some(4) => decoder::decode::<4>(input, output),
+        Some(_) => decoder::decode::<8>(input, output),
         None => FAILURE,
     }
 }

@@ -6,6 +6,7 @@ const P3: u32 = 0xC2B2_AE3D;
 const P4: u32 = 0x27D4_EB2F;
 const P5: u32 = 0x1656_67B1;
 
+#[inline(always)]
 fn lane(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
 }
@@ -17,8 +18,10 @@ fn round(acc: u32, input: u32) -> u32 {
 }
 
 /// The XXH32 hash of `data` with `seed`.
+#[inline]
 pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
-    let mut rest = data;
+    let stripes = data.chunks_exact(16);
+    let tail = stripes.remainder();
     let mut h = if data.len() >= 16 {
         let mut v = [
             seed.wrapping_add(P1).wrapping_add(P2),
@@ -26,11 +29,10 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
             seed,
             seed.wrapping_sub(P1),
         ];
-        while rest.len() >= 16 {
-            for (i, acc) in v.iter_mut().enumerate() {
-                *acc = round(*acc, lane(&rest[4 * i..]));
+        for stripe in stripes {
+            for (acc, l) in v.iter_mut().zip(stripe.chunks_exact(4)) {
+                *acc = round(*acc, lane(l));
             }
-            rest = &rest[16..];
         }
         v[0].rotate_left(1)
             .wrapping_add(v[1].rotate_left(7))
@@ -40,14 +42,15 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
         seed.wrapping_add(P5)
     };
     h = h.wrapping_add(data.len() as u32);
-    while rest.len() >= 4 {
+    let words = tail.chunks_exact(4);
+    let bytes = words.remainder();
+    for w in words {
         h = h
-            .wrapping_add(lane(rest).wrapping_mul(P3))
+            .wrapping_add(lane(w).wrapping_mul(P3))
             .rotate_left(17)
             .wrapping_mul(P4);
-        rest = &rest[4..];
     }
-    for &b in rest {
+    for &b in bytes {
         h = h
             .wrapping_add(u32::from(b).wrapping_mul(P5))
             .rotate_left(11)

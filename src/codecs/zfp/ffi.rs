@@ -76,6 +76,18 @@ pub(super) enum Setting {
     Rate(f64, u32),
 }
 
+/// A thread's zero-padded copy of the stream being decoded: `dirty` bytes at its start may
+/// be non-zero.
+#[derive(Default)]
+struct Padded {
+    buf: Vec<u8>,
+    dirty: usize,
+}
+
+thread_local! {
+    static PADDED: std::cell::RefCell<Padded> = std::cell::RefCell::new(Padded::default());
+}
+
 /// A zfp stream over an owned byte buffer, in one mode, with a field of one scalar type and
 /// shape (`dims`: fastest-varying dimension first, 1 to 4 of them).
 pub(super) struct Codec {
@@ -182,9 +194,30 @@ impl Codec {
             return 0;
         }
         let room = self.maximum_size().saturating_mul(2).saturating_add(64);
-        let mut padded = vec![0u8; room.max(input.len() + 64)];
-        padded[..input.len()].copy_from_slice(input);
-        self.bind(&mut padded);
+        PADDED
+            .with_borrow_mut(|p| self.decompress_padded(p, room.max(input.len() + 64), input, out))
+    }
+
+    /// [`Codec::decompress`] with `padded` (this thread's buffer) holding the stream
+    /// followed by zeroes up to `room` bytes.
+    fn decompress_padded(
+        &mut self,
+        p: &mut Padded,
+        room: usize,
+        input: &[u8],
+        out: &mut [u8],
+    ) -> usize {
+        if p.buf.len() < room {
+            p.buf.resize(room, 0);
+        }
+        let dirty = p.dirty.min(p.buf.len());
+        if dirty > input.len() {
+            p.buf[input.len()..dirty].fill(0);
+        }
+        p.buf[..input.len()].copy_from_slice(input);
+        p.dirty = input.len();
+        let padded = &mut p.buf[..room];
+        self.bind(padded);
         // SAFETY: the field writes `field_bytes()` bytes into `out` (checked); the stream
         // reads inside `padded` (see above), which lives until the bit stream is rebound or
         // closed.

@@ -16,6 +16,11 @@ const FAILURE: i32 = -1;
 /// Most bit planes zfp keeps.
 const MAX_PREC: u32 = 64;
 
+thread_local! {
+    /// This thread's buffer for streams that may not fit the caller's output.
+    static AUX: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Which ZFP codec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -92,13 +97,22 @@ pub fn compress(
     if c.field_bytes() > input.len() {
         return 0;
     }
-    let mut buf = vec![0u8; c.maximum_size()];
-    let n = c.compress(input, &mut buf);
-    if n == 0 || n >= input.len() || n > output.len() {
-        return 0;
+    let max = c.maximum_size();
+    if output.len() >= max {
+        let n = c.compress(input, output);
+        return if n >= input.len() { 0 } else { n as i32 };
     }
-    output[..n].copy_from_slice(&buf[..n]);
-    n as i32
+    AUX.with_borrow_mut(|buf| {
+        if buf.len() < max {
+            buf.resize(max, 0);
+        }
+        let n = c.compress(input, &mut buf[..max]);
+        if n == 0 || n >= input.len() || n > output.len() {
+            return 0;
+        }
+        output[..n].copy_from_slice(&buf[..n]);
+        n as i32
+    })
 }
 
 /// Decompresses a block compressed by [`compress`] into `output`; returns `output.len()`,
