@@ -62,6 +62,11 @@ extern "C" {
 #define B2ND_DEFAULT_DTYPE_FORMAT DTYPE_NUMPY_FORMAT
 
 /**
+ * The parameters used to create a b2nd array (opaque).
+ */
+typedef struct b2nd_context_s b2nd_context_t;
+
+/**
  * The most recently decompressed chunk of an array, kept to speed up item access.
  */
 typedef struct chunk_cache_s {
@@ -170,16 +175,83 @@ typedef struct b2nd_array_t {
 } b2nd_array_t;
 
 /**
- * The parameters used to create a b2nd array (opaque).
+ * A copy of `src` created from `ctx` (whose shape becomes `src`'s): chunks are copied
+ * as they are when the chunk and block shapes match, re-chunked otherwise.
+ *
+ * # Safety
+ * `ctx` NULL or live; `src` NULL or live; `array` NULL or writable.
  */
-typedef struct b2nd_context_s b2nd_context_t;
+BLOSC_EXPORT
+int b2nd_copy(b2nd_context_t *ctx,
+              const struct b2nd_array_t *src,
+              struct b2nd_array_t **array);
 
 /**
- * Parses a b2nd metalayer; `*dtype` receives a malloc'ed string. Returns the bytes consumed.
+ * [`b2nd_copy_buffer2`] with a one-byte item size (deprecated in the reference).
+ *
+ * # Safety
+ * As for [`b2nd_copy_buffer2`].
+ */
+BLOSC_EXPORT
+B2ND_DEPRECATED("Use b2nd_copy_buffer2 instead.")
+int b2nd_copy_buffer(int8_t ndim,
+                     uint8_t itemsize,
+                     const void *src,
+                     const int64_t *src_pad_shape,
+                     const int64_t *src_start,
+                     const int64_t *src_stop,
+                     void *dst,
+                     const int64_t *dst_pad_shape,
+                     const int64_t *dst_start);
+
+/**
+ * Copies a box between two C-order buffers: `[src_start, src_stop)` of `src` (shape
+ * `src_pad_shape`) to `dst` (shape `dst_pad_shape`) at `dst_start`; -12 when a box
+ * does not fit its buffer's shape.
+ *
+ * # Safety
+ * `src` readable and `dst` writable for the product of their shapes times `itemsize`
+ * bytes; the shape and position arrays readable for `ndim` values.
+ */
+BLOSC_EXPORT
+int b2nd_copy_buffer2(int8_t ndim,
+                      int32_t itemsize,
+                      const void *src,
+                      const int64_t *src_pad_shape,
+                      const int64_t *src_start,
+                      const int64_t *src_stop,
+                      void *dst,
+                      const int64_t *dst_pad_shape,
+                      const int64_t *dst_start);
+
+/**
+ * Creates the parameters of new arrays (storage, shapes, dtype, extra metalayers); the
+ * block size of the compression parameters becomes the block shape's. NULL on invalid
+ * arguments.
+ *
+ * # Safety
+ * `b2_storage` NULL or valid; shape pointers valid for `ndim` values; `dtype` NULL or a C
+ * string; `metalayers` valid for `nmetalayers` entries.
+ */
+BLOSC_EXPORT
+b2nd_context_t *b2nd_create_ctx(const blosc2_storage *b2_storage,
+                                int8_t ndim,
+                                const int64_t *shape,
+                                const int32_t *chunkshape,
+                                const int32_t *blockshape,
+                                const char *dtype,
+                                int8_t dtype_format,
+                                const blosc2_metalayer *metalayers,
+                                int32_t nmetalayers);
+
+/**
+ * Parses a b2nd metalayer; when `dtype` and `dtype_format` are both non-NULL, `*dtype`
+ * receives a malloc'ed string (NULL for metalayers without one). Returns the bytes
+ * consumed.
  *
  * # Safety
  * `smeta` must be readable for `smeta_len` bytes; the shape outputs writable for 16 values;
- * the other out-pointers writable.
+ * the other out-pointers NULL or writable.
  */
 BLOSC_EXPORT
 int b2nd_deserialize_meta(const uint8_t *smeta,
@@ -190,6 +262,166 @@ int b2nd_deserialize_meta(const uint8_t *smeta,
                           int32_t *blockshape,
                           char **dtype,
                           int8_t *dtype_format);
+
+/**
+ * Creates an array (of zeros, as the reference).
+ *
+ * # Safety
+ * As for [`b2nd_uninit`].
+ */
+BLOSC_EXPORT int b2nd_empty(b2nd_context_t *ctx, struct b2nd_array_t **array);
+
+/**
+ * Frees an array and its super-chunk; -32 for NULL.
+ *
+ * # Safety
+ * `array` NULL or live, not used afterwards.
+ */
+BLOSC_EXPORT int b2nd_free(struct b2nd_array_t *array);
+
+/**
+ * Frees a context; 0 (also for NULL).
+ *
+ * # Safety
+ * `ctx` must be NULL or a live context, not used afterwards.
+ */
+BLOSC_EXPORT int b2nd_free_ctx(b2nd_context_t *ctx);
+
+/**
+ * Creates an array from a C-order buffer of at least `nitems * typesize` bytes (-12
+ * otherwise).
+ *
+ * # Safety
+ * As for [`b2nd_uninit`]; `buffer` readable for `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_from_cbuffer(b2nd_context_t *ctx,
+                      struct b2nd_array_t **array,
+                      const void *buffer,
+                      int64_t buffersize);
+
+/**
+ * An array over the contiguous frame `cframe` (copied into memory with `copy`, used in
+ * place otherwise); -1 when it is no frame.
+ *
+ * # Safety
+ * `cframe` readable for `cframe_len` bytes; `array` NULL or writable.
+ */
+BLOSC_EXPORT
+int b2nd_from_cframe(uint8_t *cframe,
+                     int64_t cframe_len,
+                     bool copy,
+                     struct b2nd_array_t **array);
+
+/**
+ * Wraps a super-chunk with a "b2nd" (or "caterva") metalayer in a new array, which owns
+ * it from then on.
+ *
+ * # Safety
+ * `schunk` NULL or live; `array` NULL or writable.
+ */
+BLOSC_EXPORT int b2nd_from_schunk(blosc2_schunk *schunk, struct b2nd_array_t **array);
+
+/**
+ * Creates an array whose items all equal `fill_value` (`typesize` bytes).
+ *
+ * # Safety
+ * As for [`b2nd_uninit`]; `fill_value` readable for the typesize.
+ */
+BLOSC_EXPORT
+int b2nd_full(b2nd_context_t *ctx,
+              struct b2nd_array_t **array,
+              const void *fill_value);
+
+/**
+ * A new array (created from `ctx`, whose shape becomes `stop - start`) holding
+ * `[start, stop)` of `src`.
+ *
+ * # Safety
+ * `ctx` NULL or live; `array` NULL or writable; `src` NULL or live; `start`, `stop`
+ * readable for `src->ndim` values.
+ */
+BLOSC_EXPORT
+int b2nd_get_slice(b2nd_context_t *ctx,
+                   struct b2nd_array_t **array,
+                   const struct b2nd_array_t *src,
+                   const int64_t *start,
+                   const int64_t *stop);
+
+/**
+ * Copies `[start, stop)` of the array into `buffer`, a C-order buffer of `buffershape`
+ * items (at its origin); -12 for slices outside the array or a buffer too small.
+ *
+ * # Safety
+ * `array` NULL or live; `start`, `stop`, `buffershape` readable for `ndim` values;
+ * `buffer` writable for `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_get_slice_cbuffer(const struct b2nd_array_t *array,
+                           const int64_t *start,
+                           const int64_t *stop,
+                           void *buffer,
+                           const int64_t *buffershape,
+                           int64_t buffersize);
+
+/**
+ * Creates an array of NaNs; -3 unless the typesize is 4 or 8.
+ *
+ * # Safety
+ * As for [`b2nd_uninit`].
+ */
+BLOSC_EXPORT int b2nd_nans(b2nd_context_t *ctx, struct b2nd_array_t **array);
+
+/**
+ * Opens the array stored at `urlpath` (frame file or sparse-frame directory).
+ *
+ * # Safety
+ * `urlpath` NULL or a C string; `array` NULL or writable.
+ */
+BLOSC_EXPORT int b2nd_open(const char *urlpath, struct b2nd_array_t **array);
+
+/**
+ * Opens the array whose frame starts at byte `offset` of the file `urlpath`.
+ *
+ * # Safety
+ * As for [`b2nd_open`].
+ */
+BLOSC_EXPORT int b2nd_open_offset(const char *urlpath, struct b2nd_array_t **array, int64_t offset);
+
+/**
+ * Prints the "b2nd" metalayer of the array to standard output; -34 when missing.
+ *
+ * # Safety
+ * `array` NULL or live.
+ */
+BLOSC_EXPORT int b2nd_print_meta(const struct b2nd_array_t *array);
+
+/**
+ * Follows shape changes another handle or process made to a file-backed array: 1 when
+ * the shape changed, 0 when it was current, -3 when the number of dimensions, chunk or
+ * block shape changed.
+ *
+ * # Safety
+ * `array` NULL or live.
+ */
+BLOSC_EXPORT int b2nd_refresh(struct b2nd_array_t *array);
+
+/**
+ * Writes a copy of the array to `urlpath` (same storage kind, parameters and shapes).
+ *
+ * # Safety
+ * `array` NULL or live; `urlpath` NULL or a C string.
+ */
+BLOSC_EXPORT int b2nd_save(const struct b2nd_array_t *array, char *urlpath);
+
+/**
+ * Appends the array as a contiguous frame to the file `urlpath`; returns the offset
+ * where it starts.
+ *
+ * # Safety
+ * `array` NULL or live; `urlpath` NULL or a C string.
+ */
+BLOSC_EXPORT int64_t b2nd_save_append(const struct b2nd_array_t *array, const char *urlpath);
 
 /**
  * Serialises a b2nd metalayer into a malloc'ed buffer stored in `*smeta`; returns its size.
@@ -205,6 +437,62 @@ int b2nd_serialize_meta(int8_t ndim,
                         const char *dtype,
                         int8_t dtype_format,
                         uint8_t **smeta);
+
+/**
+ * Writes `[start, stop)` of the array from `buffer`, a C-order buffer of `buffershape`
+ * items (read at its origin); rewrites only the chunks the slice touches.
+ *
+ * # Safety
+ * `buffer` readable for `buffersize` bytes; `start`, `stop`, `buffershape` readable for
+ * `ndim` values; `array` NULL or live.
+ */
+BLOSC_EXPORT
+int b2nd_set_slice_cbuffer(const void *buffer,
+                           const int64_t *buffershape,
+                           int64_t buffersize,
+                           const int64_t *start,
+                           const int64_t *stop,
+                           struct b2nd_array_t *array);
+
+/**
+ * Copies the whole array into a C-order buffer of at least `nitems * typesize` bytes
+ * (-12 otherwise).
+ *
+ * # Safety
+ * `array` NULL or live; `buffer` writable for `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_to_cbuffer(const struct b2nd_array_t *array,
+                    void *buffer,
+                    int64_t buffersize);
+
+/**
+ * The array as a contiguous frame (see `blosc2_schunk_to_buffer`); -1 on failure.
+ *
+ * # Safety
+ * `array` NULL or live; out-pointers NULL or writable.
+ */
+BLOSC_EXPORT
+int b2nd_to_cframe(const struct b2nd_array_t *array,
+                   uint8_t **cframe,
+                   int64_t *cframe_len,
+                   bool *needs_free);
+
+/**
+ * Creates an array with unspecified content (uninitialised special chunks).
+ *
+ * # Safety
+ * `ctx` must be NULL or live and `array` NULL or writable.
+ */
+BLOSC_EXPORT int b2nd_uninit(b2nd_context_t *ctx, struct b2nd_array_t **array);
+
+/**
+ * Creates an array of zeros.
+ *
+ * # Safety
+ * As for [`b2nd_uninit`].
+ */
+BLOSC_EXPORT int b2nd_zeros(b2nd_context_t *ctx, struct b2nd_array_t **array);
 
 /*
  * Parses a "b2nd" metalayer (as written by b2nd_serialize_meta()) into ndim, shape,

@@ -8,6 +8,8 @@ use crate::error::{Error, Result};
 
 /// Maximum number of dimensions.
 pub const MAX_DIM: usize = 16;
+/// Data type written when none is given.
+pub const DEFAULT_DTYPE: &str = "|u1";
 /// Version of the metalayer format written.
 pub const METALAYER_VERSION: u8 = 0;
 
@@ -20,8 +22,9 @@ pub struct Meta {
     pub chunkshape: Vec<i32>,
     /// Shape of the blocks.
     pub blockshape: Vec<i32>,
-    /// Data type description (NumPy format by default).
-    pub dtype: String,
+    /// Data type description (NumPy format by default); `None` when the metalayer ends
+    /// after the block shape (legacy "caterva" metalayers).
+    pub dtype: Option<String>,
     /// Format of `dtype` (0 = NumPy).
     pub dtype_format: i8,
 }
@@ -39,8 +42,12 @@ impl Meta {
         if ndim > MAX_DIM || self.chunkshape.len() != ndim || self.blockshape.len() != ndim {
             return Err(Error::InvalidParam);
         }
-        let dtype_len = u32::try_from(self.dtype.len()).map_err(|_| Error::InvalidParam)?;
-        let mut out = Vec::with_capacity(8 + ndim * 19 + self.dtype.len());
+        let dtype = self.dtype.as_deref().unwrap_or(DEFAULT_DTYPE);
+        if self.dtype_format < 0 {
+            return Err(Error::Failure);
+        }
+        let dtype_len = i32::try_from(dtype.len()).map_err(|_| Error::Failure)?;
+        let mut out = Vec::with_capacity(8 + ndim * 19 + dtype.len());
         out.push(0x97);
         out.push(METALAYER_VERSION);
         out.push(ndim as u8);
@@ -59,11 +66,12 @@ impl Meta {
         out.push(self.dtype_format as u8);
         out.push(0xdb);
         out.extend_from_slice(&dtype_len.to_be_bytes());
-        out.extend_from_slice(self.dtype.as_bytes());
+        out.extend_from_slice(dtype.as_bytes());
         Ok(out)
     }
 
-    /// Parses a metalayer; returns it with the number of bytes consumed.
+    /// Parses a metalayer; returns it with the number of bytes consumed. The dtype is
+    /// optional (absent when the bytes end after the block shape).
     pub fn deserialize(smeta: &[u8]) -> Result<(Meta, usize)> {
         let mut r = Reader { buf: smeta, pos: 0 };
         if r.byte()? & 0xf0 != 0x90 {
@@ -87,11 +95,20 @@ impl Meta {
         let blockshape = (0..ndim)
             .map(|_| r.marked::<4>(0xd2).map(i32::from_be_bytes))
             .collect::<Result<Vec<_>>>()?;
-        let dtype_format = r.byte()? as i8;
-        let len = u32::from_be_bytes(r.marked::<4>(0xdb)?) as usize;
-        let end = r.pos.checked_add(len).ok_or(Error::Failure)?;
-        let bytes = smeta.get(r.pos..end).ok_or(Error::Failure)?;
-        let dtype = String::from_utf8_lossy(bytes).into_owned();
+        let (dtype, dtype_format, end) = if r.pos == smeta.len() {
+            (None, 0, r.pos)
+        } else {
+            let dtype_format = r.byte()? as i8;
+            let len = i32::from_be_bytes(r.marked::<4>(0xdb)?);
+            let len = usize::try_from(len).map_err(|_| Error::Failure)?;
+            let end = r.pos.checked_add(len).ok_or(Error::Failure)?;
+            let bytes = smeta.get(r.pos..end).ok_or(Error::Failure)?;
+            (
+                Some(String::from_utf8_lossy(bytes).into_owned()),
+                dtype_format,
+                end,
+            )
+        };
         let meta = Meta {
             shape,
             chunkshape,
@@ -145,7 +162,7 @@ mod tests {
             shape: vec![10, 7],
             chunkshape: vec![4, 4],
             blockshape: vec![2, 2],
-            dtype: "<f8".into(),
+            dtype: Some("<f8".into()),
             dtype_format: 0,
         }
     }
@@ -159,11 +176,36 @@ mod tests {
     }
 
     #[test]
+    fn rejects_hostile_metalayers() {
+        let s = example().serialize().unwrap();
+        let mut bad = s.clone();
+        bad[2] = 17;
+        assert!(Meta::deserialize(&bad).is_err(), "ndim above 16");
+        bad[2] = 0xff;
+        assert!(Meta::deserialize(&bad).is_err(), "negative ndim");
+        let mut long = s.clone();
+        let n = long.len();
+        long[n - 7..n - 3].copy_from_slice(&1000i32.to_be_bytes());
+        assert!(Meta::deserialize(&long).is_err(), "dtype past the end");
+        long[n - 7..n - 3].copy_from_slice(&(-1i32).to_be_bytes());
+        assert!(Meta::deserialize(&long).is_err(), "negative dtype length");
+        let mut neg = example();
+        neg.dtype_format = -1;
+        assert!(neg.serialize().is_err());
+    }
+
+    #[test]
     fn round_trips_and_rejects_truncation() {
         let s = example().serialize().unwrap();
         assert_eq!(Meta::deserialize(&s).unwrap(), (example(), s.len()));
-        for cut in 0..s.len() {
+        let no_dtype = s.len() - 8 - 1;
+        for cut in (0..s.len()).filter(|&c| c != no_dtype) {
             assert!(Meta::deserialize(&s[..cut]).is_err(), "cut {cut}");
         }
+        let (legacy, used) = Meta::deserialize(&s[..no_dtype]).unwrap();
+        assert_eq!(
+            (legacy.dtype, legacy.dtype_format, used),
+            (None, 0, no_dtype)
+        );
     }
 }

@@ -43,7 +43,7 @@ pub unsafe extern "C" fn b2nd_serialize_meta(
             return Error::InvalidParam.code();
         }
         // SAFETY: the caller guarantees the array lengths and the string.
-        let (Some(shape), Some(chunkshape), Some(blockshape), Some(dtype)) = (unsafe {
+        let (Some(shape), Some(chunkshape), Some(blockshape), dtype) = (unsafe {
             (
                 values(shape, n),
                 values(chunkshape, n),
@@ -57,7 +57,7 @@ pub unsafe extern "C" fn b2nd_serialize_meta(
             shape,
             chunkshape,
             blockshape,
-            dtype: dtype.to_owned(),
+            dtype: dtype.map(str::to_owned),
             dtype_format,
         };
         let bytes = match meta.serialize() {
@@ -78,11 +78,13 @@ pub unsafe extern "C" fn b2nd_serialize_meta(
     })
 }
 
-/// Parses a b2nd metalayer; `*dtype` receives a malloc'ed string. Returns the bytes consumed.
+/// Parses a b2nd metalayer; when `dtype` and `dtype_format` are both non-NULL, `*dtype`
+/// receives a malloc'ed string (NULL for metalayers without one). Returns the bytes
+/// consumed.
 ///
 /// # Safety
 /// `smeta` must be readable for `smeta_len` bytes; the shape outputs writable for 16 values;
-/// the other out-pointers writable.
+/// the other out-pointers NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_deserialize_meta(
     smeta: *const u8,
@@ -100,22 +102,35 @@ pub unsafe extern "C" fn b2nd_deserialize_meta(
             || shape.is_null()
             || chunkshape.is_null()
             || blockshape.is_null()
-            || dtype.is_null()
-            || dtype_format.is_null()
         {
             return Error::NullPointer.code();
+        }
+        let want_dtype = !dtype.is_null() && !dtype_format.is_null();
+        if want_dtype {
+            // SAFETY: both out-pointers are non-NULL and writable by the caller's contract.
+            unsafe {
+                *dtype = std::ptr::null_mut();
+                *dtype_format = 0;
+            }
         }
         let len = usize::try_from(smeta_len).unwrap_or(0);
         // SAFETY: the caller guarantees `smeta_len` readable bytes.
         let buf = unsafe { std::slice::from_raw_parts(smeta, len) };
-        let (meta, used) = match Meta::deserialize(buf) {
+        let (meta, mut used) = match Meta::deserialize(buf) {
             Ok(m) => m,
             Err(e) => return e.code(),
         };
         let n = meta.ndim();
-        let s = malloc_c_string(&meta.dtype);
-        if s.is_null() {
-            return Error::MemoryAlloc.code();
+        let mut s = std::ptr::null_mut();
+        match (&meta.dtype, want_dtype) {
+            (Some(d), true) => {
+                s = malloc_c_string(d);
+                if s.is_null() {
+                    return Error::MemoryAlloc.code();
+                }
+            }
+            (Some(d), false) => used -= 6 + d.len(),
+            (None, _) => {}
         }
         // SAFETY: the caller guarantees room for up to 16 values per shape and the outputs.
         unsafe {
@@ -123,8 +138,10 @@ pub unsafe extern "C" fn b2nd_deserialize_meta(
             std::ptr::copy_nonoverlapping(meta.shape.as_ptr(), shape, n);
             std::ptr::copy_nonoverlapping(meta.chunkshape.as_ptr(), chunkshape, n);
             std::ptr::copy_nonoverlapping(meta.blockshape.as_ptr(), blockshape, n);
-            *dtype = s;
-            *dtype_format = meta.dtype_format;
+            if want_dtype {
+                *dtype = s;
+                *dtype_format = meta.dtype_format;
+            }
         }
         used as c_int
     })

@@ -4,6 +4,10 @@
 //! catches panics and turns them into the reference library's error value.
 
 pub mod b2nd;
+pub mod b2nd_array;
+pub mod b2nd_create;
+pub mod b2nd_ctx;
+pub mod b2nd_slice;
 pub mod cbuffer;
 pub mod context;
 pub mod defaults;

@@ -265,7 +265,9 @@ impl Drop for LockTakenOut<'_> {
 ///
 /// # Safety
 /// `storage` must be NULL or readable, with its pointer fields NULL or valid.
-unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc2_io, UserParams)> {
+pub(crate) unsafe fn core_storage(
+    storage: *const blosc2_storage,
+) -> Result<(Storage, blosc2_io, UserParams)> {
     // SAFETY: caller guarantees.
     let s = unsafe { storage.as_ref() }
         .copied()
@@ -316,15 +318,11 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
 }
 
 /// The lock a new handle on `core` gets for the I/O selection `io`.
-fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
-    let Some(p) = &core.storage().urlpath else {
-        return Ok(FrameLock::none());
-    };
+pub(crate) fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
     // SAFETY: `io` comes from the caller's storage, whose parameter block matches its id.
-    if unsafe { schunk_lock::wanted(io) } {
-        FrameLock::on(p)
-    } else {
-        Ok(FrameLock::none())
+    match &core.storage().urlpath {
+        Some(p) if unsafe { schunk_lock::wanted(io) } => FrameLock::on(p),
+        _ => Ok(FrameLock::none()),
     }
 }
 

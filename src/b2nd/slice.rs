@@ -1,0 +1,354 @@
+//! Reading and writing boxes of items (`[start, stop)` per dimension) between an array and
+//! C-order buffers: only the chunks a box touches are visited, only the blocks it touches
+//! are decoded, and only touched chunks are rewritten.
+
+use std::borrow::BorrowMut;
+
+use super::array::{read_meta, Array};
+use super::copy::{box_span, copy_box, Side};
+use super::geometry::{c_strides, flatten, unflatten, Geometry};
+use super::scratch::{with_scratch, Scratch};
+use crate::error::{Error, Result};
+use crate::schunk::SuperChunk;
+
+/// How one chunk meets a slice.
+pub(crate) struct ChunkPart {
+    /// Flat chunk number.
+    pub n: i64,
+    /// First item of the chunk (array coordinates).
+    pub chunk_start: Vec<i64>,
+    /// End of the chunk, clipped to the shape.
+    pub chunk_stop: Vec<i64>,
+    /// First item of the intersection with the slice.
+    pub lo: Vec<i64>,
+    /// End of the intersection with the slice.
+    pub hi: Vec<i64>,
+}
+
+impl ChunkPart {
+    /// Whether the slice covers the whole (clipped) chunk.
+    pub fn is_whole(&self) -> bool {
+        self.lo == self.chunk_start && self.hi == self.chunk_stop
+    }
+}
+
+/// The chunks a checked slice touches, with their intersections.
+pub(crate) fn chunk_parts(g: &Geometry, start: &[i64], stop: &[i64]) -> Vec<ChunkPart> {
+    g.slice_chunks(start, stop)
+        .into_iter()
+        .map(|n| {
+            let (chunk_start, chunk_stop) = g.chunk_box(&g.chunk_coords(n));
+            let lo = chunk_start
+                .iter()
+                .zip(start)
+                .map(|(&a, &b)| a.max(b))
+                .collect();
+            let hi = chunk_stop
+                .iter()
+                .zip(stop)
+                .map(|(&a, &b)| a.min(b))
+                .collect();
+            ChunkPart {
+                n,
+                chunk_start,
+                chunk_stop,
+                lo,
+                hi,
+            }
+        })
+        .collect()
+}
+
+/// Blocks of a chunk meeting `[lo, hi)`: (block number in the chunk, block start in array
+/// coordinates).
+pub(crate) fn touched_blocks(g: &Geometry, part: &ChunkPart) -> Vec<(usize, Vec<i64>)> {
+    let n = g.ndim();
+    let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
+    let first: Vec<i64> = (0..n)
+        .map(|d| (part.lo[d] - part.chunk_start[d]) / bshape[d])
+        .collect();
+    let counts: Vec<i64> = (0..n)
+        .map(|d| (part.hi[d] - 1 - part.chunk_start[d]) / bshape[d] - first[d] + 1)
+        .collect();
+    let strides = c_strides(&g.blocks_per_dim());
+    let total: i64 = counts.iter().product();
+    (0..total)
+        .map(|k| {
+            let bc: Vec<i64> = unflatten(&counts, k)
+                .iter()
+                .zip(&first)
+                .map(|(r, f)| r + f)
+                .collect();
+            let at: Vec<i64> = (0..n)
+                .map(|d| part.chunk_start[d] + bc[d] * bshape[d])
+                .collect();
+            (flatten(&bc, &strides) as usize, at)
+        })
+        .collect()
+}
+
+/// Whether blocks laid out in a chunk give the chunk's own C order: every block extent
+/// divides the chunk's, and the blocks are 1 along the leading dimensions, then any
+/// divisor, then whole chunk extents.
+pub(crate) fn blocks_in_c_order(g: &Geometry) -> bool {
+    let mut k = 0;
+    for d in 0..g.ndim() {
+        let (c, b) = (g.chunkshape()[d], g.blockshape()[d]);
+        if b == 0 || c % b != 0 || (d > k && c != b) {
+            return false;
+        }
+        if d == k && b == 1 {
+            k += 1;
+        }
+    }
+    true
+}
+
+/// The byte offset in a buffer of `bufshape` where a box of `extent` at `corner` is one
+/// contiguous run, if it is.
+fn contiguous_offset(bufshape: &[i64], corner: &[i64], extent: &[i64], ts: usize) -> Option<usize> {
+    let lead = extent.iter().position(|&e| e != 1).unwrap_or(extent.len());
+    if (lead + 1..extent.len()).any(|d| extent[d] != bufshape[d]) {
+        return None;
+    }
+    Some(flatten(corner, &c_strides(bufshape)) as usize * ts)
+}
+
+impl<S: BorrowMut<SuperChunk>> Array<S> {
+    /// Follows changes another handle made to a file-backed array: re-reads the
+    /// super-chunk and takes the new shape. `Error::Data` when the number of dimensions,
+    /// the chunk or the block shape changed. Returns whether the shape changed.
+    pub fn refresh(&mut self) -> Result<bool> {
+        if !self.schunk_mut().resync()? {
+            return Ok(false);
+        }
+        self.reload_meta()
+    }
+
+    /// Takes the shape from the super-chunk's metalayer (see [`Self::refresh`]).
+    pub(crate) fn reload_meta(&mut self) -> Result<bool> {
+        let (geom, _, _) = read_meta(self.schunk())?;
+        if geom.ndim() != self.geom.ndim()
+            || geom.chunkshape() != self.geom.chunkshape()
+            || geom.blockshape() != self.geom.blockshape()
+        {
+            return Err(Error::Data);
+        }
+        let changed = geom.shape() != self.geom.shape();
+        self.geom = geom;
+        Ok(changed)
+    }
+
+    /// Checks a slice and a buffer of `bufshape` items holding `len` bytes for it; returns
+    /// the slice shape.
+    fn check_buffer(
+        &self,
+        start: &[i64],
+        stop: &[i64],
+        bufshape: &[i64],
+        len: usize,
+    ) -> Result<Vec<i64>> {
+        let extent = self.geom.slice_extent(start, stop)?;
+        let n = self.ndim();
+        if bufshape.len() < n || (0..n).any(|d| bufshape[d] < extent[d]) {
+            return Err(Error::InvalidParam);
+        }
+        let ts = self.typesize() as usize;
+        let items = extent
+            .iter()
+            .try_fold(1i64, |a, &e| a.checked_mul(e))
+            .ok_or(Error::InvalidParam)?;
+        let need = usize::try_from(items)
+            .ok()
+            .and_then(|i| i.checked_mul(ts))
+            .ok_or(Error::InvalidParam)?;
+        if need > len {
+            return Err(Error::InvalidParam);
+        }
+        let origin = vec![0i64; n];
+        let side = Side {
+            shape: &bufshape[..n],
+            start: &origin,
+        };
+        if box_span(&side, &extent, ts)? > len {
+            return Err(Error::InvalidParam);
+        }
+        self.geom.check_bounds(start, stop)?;
+        Ok(extent)
+    }
+
+    /// Copies the items of `[start, stop)` into `buf`, a C-order buffer of `bufshape`
+    /// items, at its origin; the rest of `buf` is zeroed.
+    pub fn get_slice_buffer(
+        &mut self,
+        start: &[i64],
+        stop: &[i64],
+        buf: &mut [u8],
+        bufshape: &[i64],
+    ) -> Result<()> {
+        self.refresh()?;
+        let extent = self.check_buffer(start, stop, bufshape, buf.len())?;
+        let ts = self.typesize() as usize;
+        let n = self.ndim();
+        // What the slice does not cover reads as zeros.
+        let exact = extent.iter().product::<i64>() as usize * ts == buf.len()
+            && bufshape[..n] == extent[..];
+        if !exact {
+            buf.fill(0);
+        }
+        if n == 0 {
+            return self.read_chunk(0, None, &mut buf[..ts]);
+        }
+        if self.geom.nitems() == 0 {
+            return Ok(());
+        }
+        let g = self.geom.clone();
+        let n = g.ndim();
+        let bufshape = &bufshape[..n];
+        let cb = self.chunk_bytes()?;
+        let bb = self.block_bytes()?;
+        let c_order = blocks_in_c_order(&g);
+        let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
+        let nblocks = g.nblocks() as usize;
+        with_scratch(Scratch::ChunkData, cb, |data| {
+            for part in chunk_parts(&g, start, stop) {
+                let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
+                let unclipped = (0..n).all(|d| {
+                    part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
+                });
+                if c_order && unclipped && part.is_whole() {
+                    let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
+                    if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
+                        self.read_chunk(part.n, None, &mut buf[off..off + cb])?;
+                        continue;
+                    }
+                }
+                let blocks = touched_blocks(&g, &part);
+                let mut mask = vec![true; nblocks];
+                for (b, _) in &blocks {
+                    mask[*b] = false;
+                }
+                self.read_chunk(part.n, Some(&mask), data)?;
+                for (b, at) in blocks {
+                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
+                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
+                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
+                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
+                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                    copy_box(
+                        ts,
+                        &extent,
+                        &data[b * bb..(b + 1) * bb],
+                        Side {
+                            shape: &bshape,
+                            start: &in_block,
+                        },
+                        buf,
+                        Side {
+                            shape: bufshape,
+                            start: &in_buf,
+                        },
+                    )?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes the items of `[start, stop)` from `buf`, a C-order buffer of `bufshape`
+    /// items, read at its origin; rewrites only the chunks the slice touches.
+    pub fn set_slice_buffer(
+        &mut self,
+        start: &[i64],
+        stop: &[i64],
+        buf: &[u8],
+        bufshape: &[i64],
+    ) -> Result<()> {
+        self.refresh()?;
+        self.check_buffer(start, stop, bufshape, buf.len())?;
+        let ts = self.typesize() as usize;
+        if self.ndim() == 0 {
+            return self.write_chunk(0, &buf[..ts]);
+        }
+        if self.geom.nitems() == 0 {
+            return Ok(());
+        }
+        let g = self.geom.clone();
+        let n = g.ndim();
+        let bufshape = &bufshape[..n];
+        let cb = self.chunk_bytes()?;
+        let bb = self.block_bytes()?;
+        let c_order = blocks_in_c_order(&g);
+        let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
+        with_scratch(Scratch::ChunkData, cb, |data| {
+            for part in chunk_parts(&g, start, stop) {
+                let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
+                let unclipped = (0..n).all(|d| {
+                    part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
+                });
+                if c_order && unclipped && part.is_whole() {
+                    let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
+                    if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
+                        self.write_chunk(part.n, &buf[off..off + cb])?;
+                        continue;
+                    }
+                }
+                if !part.is_whole() {
+                    self.read_chunk(part.n, None, data)?;
+                } else if !(unclipped
+                    && g.extchunkshape()
+                        .iter()
+                        .zip(g.chunkshape())
+                        .all(|(&e, &c)| e == i64::from(c)))
+                {
+                    // Padding the blocks do not overwrite must be zeros.
+                    data.fill(0);
+                }
+                for (b, at) in touched_blocks(&g, &part) {
+                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
+                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
+                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
+                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
+                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                    copy_box(
+                        ts,
+                        &extent,
+                        buf,
+                        Side {
+                            shape: bufshape,
+                            start: &in_buf,
+                        },
+                        &mut data[b * bb..(b + 1) * bb],
+                        Side {
+                            shape: &bshape,
+                            start: &in_block,
+                        },
+                    )?;
+                }
+                self.write_chunk(part.n, data)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Copies the whole array into `buf` (C order, at least `nitems * typesize` bytes).
+    pub fn to_buffer(&mut self, buf: &mut [u8]) -> Result<()> {
+        self.refresh()?;
+        let shape = self.shape().to_vec();
+        let start = vec![0i64; shape.len()];
+        if self.geom.nitems() == 0 {
+            return Ok(());
+        }
+        self.get_slice_buffer(&start, &shape, buf, &shape)
+    }
+
+    /// Overwrites the whole array from `buf` (C order, at least `nitems * typesize` bytes).
+    pub fn set_buffer(&mut self, buf: &[u8]) -> Result<()> {
+        let shape = self.shape().to_vec();
+        let start = vec![0i64; shape.len()];
+        if self.geom.nitems() == 0 {
+            return Ok(());
+        }
+        self.set_slice_buffer(&start, &shape, buf, &shape)
+    }
+}
