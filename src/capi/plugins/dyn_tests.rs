@@ -60,15 +60,15 @@ fn plugins_registered_by_name_load_from_python_packages() {
     std::env::set_var("PYTHONPATH", format!("{}:{old}", dir.display()));
     crate::global::init();
     let mut codec = blosc2_codec {
-        compcode: 230,
+        compcode: 250,
         compname: c"tinyrle".as_ptr().cast_mut(),
-        complib: 230,
+        complib: 250,
         version: 1,
         encoder: None,
         decoder: None,
     };
     let mut filter = blosc2_filter {
-        id: 231,
+        id: 251,
         name: c"tinyxor".as_ptr().cast_mut(),
         version: 1,
         forward: None,
@@ -88,10 +88,10 @@ fn plugins_registered_by_name_load_from_python_packages() {
     }
     let data: Vec<u8> = (0..40000u32).map(|i| (i / 97) as u8).collect();
     let mut cp = blosc2_cparams::DEFAULTS;
-    cp.compcode = 230;
+    cp.compcode = 250;
     cp.typesize = 1;
     cp.nthreads = 1;
-    cp.filters = [0, 0, 0, 0, 231, 0];
+    cp.filters = [0, 0, 0, 0, 251, 0];
     let dp = blosc2_dparams::DEFAULTS;
     let mut ours = vec![0u8; data.len() + 1024];
     let mut back = vec![0u8; data.len()];
@@ -158,12 +158,12 @@ fn plugins_registered_by_name_load_from_python_packages() {
     }
     // Plugins that cannot be found: the reference's codes (-7 for codecs, -18 for filters).
     let mut missing = blosc2_codec {
-        compcode: 232,
+        compcode: 252,
         compname: c"absentplug".as_ptr().cast_mut(),
         ..codec
     };
     let mut missing_f = blosc2_filter {
-        id: 233,
+        id: 253,
         name: c"absentfilt".as_ptr().cast_mut(),
         ..filter
     };
@@ -172,9 +172,9 @@ fn plugins_registered_by_name_load_from_python_packages() {
         assert_eq!(blosc2_register_codec(&mut missing), 0);
         assert_eq!(blosc2_register_filter(&mut missing_f), 0);
         for (code, filters, want) in [
-            (232u8, [0u8; 6], -7),
+            (252u8, [0u8; 6], -7),
             (37, [0; 6], -7),
-            (5, [233, 0, 0, 0, 0, 0], -18),
+            (5, [253, 0, 0, 0, 0, 0], -18),
         ] {
             let mut cp = cp;
             cp.compcode = code;

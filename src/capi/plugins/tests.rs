@@ -99,9 +99,9 @@ impl Case {
             chunkshape: self.chunkshape.clone(),
             blockshape: self.blockshape.clone(),
             dtype: if self.typesize == 4 {
-                "<f4".into()
+                Some("<f4".into())
             } else {
-                "<f8".into()
+                Some("<f8".into())
             },
             dtype_format: 0,
         }
