@@ -345,8 +345,8 @@ pub unsafe extern "C" fn b2nd_open_offset(
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_save(array: *const b2nd_array_t, urlpath: *mut c_char) -> c_int {
     guard(Error::Failure.code(), || {
-        // SAFETY: forwarded caller guarantees.
         rc((|| {
+            // SAFETY: forwarded caller guarantees.
             let path = unsafe { c_path(urlpath) }?;
             // SAFETY: forwarded caller guarantee.
             unsafe {

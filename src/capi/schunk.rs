@@ -319,10 +319,14 @@ pub(crate) unsafe fn core_storage(
 
 /// The lock a new handle on `core` gets for the I/O selection `io`.
 pub(crate) fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock> {
+    let Some(p) = &core.storage().urlpath else {
+        return Ok(FrameLock::none());
+    };
     // SAFETY: `io` comes from the caller's storage, whose parameter block matches its id.
-    match &core.storage().urlpath {
-        Some(p) if unsafe { schunk_lock::wanted(io) } => FrameLock::on(p),
-        _ => Ok(FrameLock::none()),
+    if unsafe { schunk_lock::wanted(io) } {
+        FrameLock::on(p)
+    } else {
+        Ok(FrameLock::none())
     }
 }
 
