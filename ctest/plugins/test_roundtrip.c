@@ -209,6 +209,14 @@ int main(void) {
     int64_t rc = blosc2_schunk_append_buffer(sc, buf, sizeof buf);
     CHECK(rc == BLOSC2_ERROR_DATA, "ndlz without metalayer gave %lld", (long long)rc);
     blosc2_schunk_free(sc);
+    cp = (blosc2_cparams)BLOSC2_CPARAMS_DEFAULTS;
+    cp.typesize = 4;
+    cp.filters[0] = BLOSC_FILTER_NDCELL;
+    cp.filters_meta[0] = 4;
+    sc = blosc2_schunk_new(&st);
+    rc = blosc2_schunk_append_buffer(sc, buf, sizeof buf);
+    CHECK(rc == BLOSC2_ERROR_FILTER_PIPELINE, "ndcell without metalayer gave %lld", (long long)rc);
+    blosc2_schunk_free(sc);
   }
   blosc2_destroy();
   printf("%ld checks, %ld failures\n", checks, failures);
