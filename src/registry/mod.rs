@@ -1,5 +1,6 @@
 //! Names and library information of the codecs known to the library, and the tables of
-//! codecs, filters and tuners registered at run time ([`plugins`]).
+//! codecs, filters and tuners registered at run time ([`plugins`]), with the N-dimensional
+//! plugins the library registers at init (NDLZ, ZFP, NDCELL, NDMEAN).
 
 mod ndplugins;
 pub mod plugins;

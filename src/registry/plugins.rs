@@ -73,7 +73,7 @@ pub struct Codec {
     pub complib: u8,
     /// Format version written in header byte 1.
     pub version: u8,
-    /// Compression function (`None`: loaded on demand by the reference, unavailable here).
+    /// Compression function (`None`: loaded on first use, see [`codec`]).
     pub encoder: Option<Encoder>,
     /// Decompression function.
     pub decoder: Option<Decoder>,
