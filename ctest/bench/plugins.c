@@ -4,7 +4,7 @@
  * through a super-chunk carrying a b2nd metalayer, nthreads=1, alternating libraries run by
  * run; best of the runs. Prints MB/s of both and ours / reference (above 1: ours faster).
  *
- * usage: plugins_bench OURS_SO REFERENCE_SO [REPS]
+ * usage: plugins_bench OURS_SO REFERENCE_SO [REPS [CASE_SUBSTRING]]
  */
 #define _GNU_SOURCE
 #include "pl_common.h"
@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
   printf("%-24s %8s %10s %10s %7s %10s %10s %7s\n", "case", "cbytes", "c ours", "c ref", "c x", "d ours", "d ref", "d x");
   for (int k = 0; k < ncases; k++) {
     const bcase_t *c = &cases[k];
+    if (argc > 4 && !strstr(c->name, argv[4])) continue;
     int64_t nitems = pl_items(c->g.chunk, c->g.ndim);
     int32_t n = (int32_t)(nitems * c->typesize);
     uint8_t *src = malloc(n);
@@ -141,6 +142,8 @@ int main(int argc, char **argv) {
            mb / td[0], mb / td[1], xd, cs[0] == cs[1] ? "" : "  (sizes differ!)");
     free(src);
   }
-  printf("geomean ours/reference: compress %.3f, decompress %.3f\n", exp(gc / ncases), exp(gd / ncases));
+  int run = 0;
+  for (int k = 0; k < ncases; k++) run += argc <= 4 || strstr(cases[k].name, argv[4]) != NULL;
+  printf("geomean ours/reference: compress %.3f, decompress %.3f\n", exp(gc / run), exp(gd / run));
   return 0;
 }
