@@ -62,11 +62,6 @@ extern "C" {
 #define B2ND_DEFAULT_DTYPE_FORMAT DTYPE_NUMPY_FORMAT
 
 /**
- * The parameters used to create a b2nd array (opaque).
- */
-typedef struct b2nd_context_s b2nd_context_t;
-
-/**
  * The most recently decompressed chunk of an array, kept to speed up item access.
  */
 typedef struct chunk_cache_s {
@@ -175,6 +170,38 @@ typedef struct b2nd_array_t {
 } b2nd_array_t;
 
 /**
+ * The parameters used to create a b2nd array (opaque).
+ */
+typedef struct b2nd_context_s b2nd_context_t;
+
+/**
+ * Appends `buffer` at the end of `axis`.
+ *
+ * # Safety
+ * `array` NULL or live; `buffer` readable for `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_append(struct b2nd_array_t *array,
+                const void *buffer,
+                int64_t buffersize,
+                int8_t axis);
+
+/**
+ * Concatenates `src2` after `src1` along `axis`: into a new array made from `ctx` (its
+ * shape replaced) when `copy`, else by enlarging `src1`, which `*array` then points to.
+ *
+ * # Safety
+ * `ctx` NULL or live; `src1`, `src2` NULL or live; `array` NULL or writable.
+ */
+BLOSC_EXPORT
+int b2nd_concatenate(b2nd_context_t *ctx,
+                     const struct b2nd_array_t *src1,
+                     const struct b2nd_array_t *src2,
+                     int8_t axis,
+                     bool copy,
+                     struct b2nd_array_t **array);
+
+/**
  * A copy of `src` created from `ctx` (whose shape becomes `src`'s): chunks are copied
  * as they are when the chunk and block shapes match, re-chunked otherwise.
  *
@@ -245,6 +272,18 @@ b2nd_context_t *b2nd_create_ctx(const blosc2_storage *b2_storage,
                                 int32_t nmetalayers);
 
 /**
+ * Deletes `delete_len` items at `delete_start` on `axis`.
+ *
+ * # Safety
+ * `array` NULL or live.
+ */
+BLOSC_EXPORT
+int b2nd_delete(struct b2nd_array_t *array,
+                int8_t axis,
+                int64_t delete_start,
+                int64_t delete_len);
+
+/**
  * Parses a b2nd metalayer; when `dtype` and `dtype_format` are both non-NULL, `*dtype`
  * receives a malloc'ed string (NULL for metalayers without one). Returns the bytes
  * consumed.
@@ -270,6 +309,19 @@ int b2nd_deserialize_meta(const uint8_t *smeta,
  * As for [`b2nd_uninit`].
  */
 BLOSC_EXPORT int b2nd_empty(b2nd_context_t *ctx, struct b2nd_array_t **array);
+
+/**
+ * A view of `array` with `final_dims` dimensions, new ones of length one where `axis`
+ * is set.
+ *
+ * # Safety
+ * `array` NULL or live; `view` NULL or writable; `axis` readable for `final_dims` flags.
+ */
+BLOSC_EXPORT
+int b2nd_expand_dims(const struct b2nd_array_t *array,
+                     struct b2nd_array_t **view,
+                     const bool *axis,
+                     uint8_t final_dims);
 
 /**
  * Frees an array and its super-chunk; -32 for NULL.
@@ -334,6 +386,22 @@ int b2nd_full(b2nd_context_t *ctx,
               const void *fill_value);
 
 /**
+ * Copies the items at the cross product of the per-axis index lists into `buffer`
+ * (C order).
+ *
+ * # Safety
+ * `array` NULL or live; selection lists as `selection_size` says; `buffer` writable for
+ * `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_get_orthogonal_selection(const struct b2nd_array_t *array,
+                                  int64_t **selection,
+                                  int64_t *selection_size,
+                                  void *buffer,
+                                  int64_t *buffershape,
+                                  int64_t buffersize);
+
+/**
  * A new array (created from `ctx`, whose shape becomes `stop - start`) holding
  * `[start, stop)` of `src`.
  *
@@ -363,6 +431,34 @@ int b2nd_get_slice_cbuffer(const struct b2nd_array_t *array,
                            void *buffer,
                            const int64_t *buffershape,
                            int64_t buffersize);
+
+/**
+ * Copies the items at the flat C-order `coords` into `buffer`, one after the other; -12
+ * for a coordinate outside the array or a buffer too small.
+ *
+ * # Safety
+ * `array` NULL or live; `coords` readable for `ncoords` values; `buffer` writable for
+ * `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_get_sparse_cbuffer(const struct b2nd_array_t *array,
+                            int64_t ncoords,
+                            const int64_t *coords,
+                            void *buffer,
+                            int64_t buffersize);
+
+/**
+ * Inserts `buffer` (the array's shape with some items on `axis`) at `insert_start`.
+ *
+ * # Safety
+ * `array` NULL or live; `buffer` readable for `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_insert(struct b2nd_array_t *array,
+                const void *buffer,
+                int64_t buffersize,
+                int8_t axis,
+                int64_t insert_start);
 
 /**
  * Creates an array of NaNs; -3 unless the typesize is 4 or 8.
@@ -407,6 +503,18 @@ BLOSC_EXPORT int b2nd_print_meta(const struct b2nd_array_t *array);
 BLOSC_EXPORT int b2nd_refresh(struct b2nd_array_t *array);
 
 /**
+ * Resizes `array` to `new_shape`; with `start` (NULL: at the ends), each axis grows or
+ * shrinks at `start[d]`. -12 for a start the alignment rule refuses.
+ *
+ * # Safety
+ * `array` NULL or live; `new_shape` (and `start` unless NULL) readable for `ndim` values.
+ */
+BLOSC_EXPORT
+int b2nd_resize(struct b2nd_array_t *array,
+                const int64_t *new_shape,
+                const int64_t *start);
+
+/**
  * Writes a copy of the array to `urlpath` (same storage kind, parameters and shapes).
  *
  * # Safety
@@ -439,6 +547,22 @@ int b2nd_serialize_meta(int8_t ndim,
                         uint8_t **smeta);
 
 /**
+ * Writes `buffer` (C order) to the items at the cross product of the per-axis index
+ * lists.
+ *
+ * # Safety
+ * `array` NULL or live; selection lists as `selection_size` says; `buffer` readable for
+ * `buffersize` bytes.
+ */
+BLOSC_EXPORT
+int b2nd_set_orthogonal_selection(struct b2nd_array_t *array,
+                                  int64_t **selection,
+                                  int64_t *selection_size,
+                                  const void *buffer,
+                                  int64_t *buffershape,
+                                  int64_t buffersize);
+
+/**
  * Writes `[start, stop)` of the array from `buffer`, a C-order buffer of `buffershape`
  * items (read at its origin); rewrites only the chunks the slice touches.
  *
@@ -453,6 +577,26 @@ int b2nd_set_slice_cbuffer(const void *buffer,
                            const int64_t *start,
                            const int64_t *stop,
                            struct b2nd_array_t *array);
+
+/**
+ * A view of `array` without its axes of length one.
+ *
+ * # Safety
+ * `array` NULL or live; `view` NULL or writable.
+ */
+BLOSC_EXPORT int b2nd_squeeze(struct b2nd_array_t *array, struct b2nd_array_t **view);
+
+/**
+ * A view of `array` without the axes flagged in `index` (-33 unless each is of length
+ * one).
+ *
+ * # Safety
+ * `array` NULL or live; `view` NULL or writable; `index` readable for `ndim` flags.
+ */
+BLOSC_EXPORT
+int b2nd_squeeze_index(struct b2nd_array_t *array,
+                       struct b2nd_array_t **view,
+                       const bool *index);
 
 /**
  * Copies the whole array into a C-order buffer of at least `nitems * typesize` bytes

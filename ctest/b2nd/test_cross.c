@@ -48,9 +48,21 @@ static int load(lib_t *lib) {
     fprintf(stderr, "%s library %s does not export %s\n", lib->label, lib->path, #name);   \
     ok = 0;                                                                                \
   }
+  /* the shape-changing functions are optional here: their absence fails once (in main) and
+   * the steps that need them are left out, so the rest still runs */
   LIB_FUNCS(LOAD)
 #undef LOAD
-  return ok;
+  return ok ? 1 : (lib->blosc2_init && lib->b2nd_create_ctx && lib->b2nd_from_cbuffer &&
+                   lib->b2nd_to_cbuffer && lib->b2nd_to_cframe && lib->b2nd_from_cframe &&
+                   lib->b2nd_open && lib->b2nd_free && lib->b2nd_set_slice_cbuffer)
+                      ? 2
+                      : 0;
+}
+
+/* Whether L has every shape-changing function (see load). */
+static int has_shape_ops(const lib_t *L) {
+  return L->b2nd_resize && L->b2nd_insert && L->b2nd_append && L->b2nd_delete &&
+         L->b2nd_concatenate;
 }
 
 /* ---- arrays through one library --------------------------------------------------------- */
@@ -126,6 +138,7 @@ static void op_set(lib_t *L, b2nd_array_t *a, b2_model *m, const int64_t *lo, co
 static void writer_ops(lib_t *L, b2nd_array_t *a, b2_model *m, const char *w) {
   int64_t lo[3] = {2, 1, 3}, hi[3] = {11, 9, 8};
   op_set(L, a, m, lo, hi, 21, w);
+  if (!has_shape_ops(L)) return;
   int64_t ns[3] = {13, 14, 9}, at[3] = {0, 10, 0}, sh[3] = {0, 4, 0};
   int rc = L->b2nd_resize(a, ns, NULL);
   CHECK_EQ(rc, 0, "%s: %s resize", w, L->label);
@@ -154,8 +167,9 @@ static void writer_ops(lib_t *L, b2nd_array_t *a, b2_model *m, const char *w) {
 
 /* The reader's changes: set a box, append 2 rows along axis 0. */
 static void reader_ops(lib_t *L, b2nd_array_t *a, b2_model *m, const char *w) {
-  int64_t lo[3] = {0, 5, 0}, hi[3] = {6, 12, 3};
+  int64_t lo[3] = {0, 5, 0}, hi[3] = {6, m->shape[1] < 12 ? m->shape[1] : 12, 3};
   op_set(L, a, m, lo, hi, 55, w);
+  if (!has_shape_ops(L)) return;
   int64_t rows = 2 * m->shape[1] * m->shape[2];
   uint8_t *buf = (uint8_t *)b2_malloc((size_t)(rows * ISZ));
   b2_fill_pattern(buf, rows, ISZ, 66);
@@ -416,9 +430,15 @@ int main(int argc, char **argv) {
   }
   lib_t ours = {.label = "ours", .path = argv[1]}, ref = {.label = "reference", .path = argv[2]};
   int ok_o = load(&ours), ok_r = load(&ref);
-  CHECK(ok_o, "our library does not load or lacks b2nd functions");
-  CHECK(ok_r, "the reference library does not load");
+  CHECK(ok_o == 1, "our library does not load or lacks b2nd functions");
+  CHECK(ok_r == 1, "the reference library does not load");
   if (!ok_o || !ok_r) return b2_finish("b2nd_cross");
+  /* without the shape changes in one library, both run the same (shorter) sequence */
+  int shapes = has_shape_ops(&ours) && has_shape_ops(&ref);
+  if (!shapes) {
+    ours.b2nd_resize = NULL;
+    ref.b2nd_resize = NULL;
+  }
   ours.blosc2_init();
   ref.blosc2_init();
   b2_make_tmp("cross");
@@ -429,7 +449,7 @@ int main(int argc, char **argv) {
       /* uninit/empty chunks hold whatever memory held: set_slice on them compresses it */
       if (how != C_UNINIT && how != C_EMPTY) identity(&ours, &ref, how, storage);
     }
-  for (int copy = 0; copy < 2; copy++) {
+  for (int copy = 0; copy < 2 && shapes; copy++) {
     concat_cross(&ours, &ref, copy);
     concat_cross(&ref, &ours, copy);
   }

@@ -2,7 +2,7 @@
  * b2nd persistence: to_cframe / from_cframe (copy and no copy), save / open (contiguous files
  * and sparse directories, plain paths and file:/// urlpaths), open_offset / save_append,
  * from_schunk (incl. the legacy "caterva" metalayer), refresh after another handle changed
- * the array on disk. Every array read back is compared with the C model.
+ * the array on disk, set_slice from several processes under blosc2_schunk_lock. Every array read back is compared with the C model.
  */
 #include "b2_common.h"
 
@@ -259,6 +259,61 @@ static void test_refresh(void) {
   b2_model_free(&m);
 }
 
+/*
+ * Several processes set slices of one file array under blosc2_schunk_lock (locking on with
+ * BLOSC_LOCKING): process p writes column p of every row, so all of them rewrite the same
+ * chunks; no update may be lost.
+ */
+static void test_locked_writers(void) {
+  for (int kind = B2_FILE_CFRAME; kind <= B2_DIR_SFRAME; kind++) {
+    char w[64];
+    snprintf(w, sizeof w, "locked writers %s", b2_kind_names[kind]);
+    b2_geom g = {2, {24, 8}, {8, 8}, {4, 4}};
+    b2_model m = b2_model_new(2, g.shape, 4, 0);
+    b2nd_array_t *a = b2_from_model(&m, &g, kind, "locked.b2nd");
+    REQUIRE(a != NULL, "%s: array", w);
+    b2nd_free(a);
+    char path[700];
+    snprintf(path, sizeof path, "%s", b2_path("locked.b2nd"));
+    enum { NPROC = 4 };
+    pid_t pids[NPROC];
+    fflush(stdout);
+    fflush(stderr);
+    for (int p = 0; p < NPROC; p++) {
+      pids[p] = fork();
+      if (pids[p] == 0) {
+        setenv("BLOSC_LOCKING", "1", 1);
+        blosc2_init();
+        b2nd_array_t *b = NULL;
+        if (b2nd_open(path, &b) != 0) _exit(10);
+        for (int64_t r = 0; r < 24; r++) {
+          int64_t start[2] = {r, p}, stop[2] = {r + 1, p + 1}, bs[2] = {1, 1};
+          int32_t v = (int32_t)(1000 * (p + 1) + r);
+          if (blosc2_schunk_lock(b->sc) != 0) _exit(11);
+          int rc = b2nd_set_slice_cbuffer(&v, bs, 4, start, stop, b);
+          if (blosc2_schunk_unlock(b->sc) != 0 || rc != 0) _exit(12);
+        }
+        b2nd_free(b);
+        _exit(0);
+      }
+    }
+    for (int p = 0; p < NPROC; p++) {
+      int status = 0;
+      waitpid(pids[p], &status, 0);
+      CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: writer %d ended with status %x", w, p, status);
+    }
+    for (int p = 0; p < NPROC; p++)
+      for (int64_t r = 0; r < 24; r++) ((int32_t *)m.data)[r * 8 + p] = (int32_t)(1000 * (p + 1) + r);
+    b2nd_array_t *b = NULL;
+    CHECK_EQ(b2nd_open(path, &b), 0, "%s: open", w);
+    if (b) {
+      b2_matches(b, &m, w);
+      b2nd_free(b);
+    }
+    b2_model_free(&m);
+  }
+}
+
 int main(void) {
   blosc2_init();
   b2_make_tmp("persist");
@@ -267,6 +322,7 @@ int main(void) {
   test_append_offset();
   test_from_schunk();
   test_refresh();
+  test_locked_writers();
   blosc2_destroy();
   return b2_finish("b2nd_persist");
 }

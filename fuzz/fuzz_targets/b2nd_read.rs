@@ -5,8 +5,8 @@
 //! header merely claims.
 #![no_main]
 
-use blosc2::b2nd::{Array, Params};
 use blosc2::b2nd::meta::Meta;
+use blosc2::b2nd::{Array, Params};
 use blosc2::schunk::Storage;
 use libfuzzer_sys::fuzz_target;
 
@@ -52,7 +52,11 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Some(n) = box_bytes(&start, &stop, ts) {
-        let bufshape: Vec<i64> = start.iter().zip(&stop).map(|(a, b)| (b - a).max(0)).collect();
+        let bufshape: Vec<i64> = start
+            .iter()
+            .zip(&stop)
+            .map(|(a, b)| (b - a).max(0))
+            .collect();
         let mut buf = vec![0u8; n];
         let _ = a.get_slice_buffer(&start, &stop, &mut buf, &bufshape);
         let mut storage = Storage::default();

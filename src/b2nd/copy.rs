@@ -1,6 +1,7 @@
 //! Copies of N-dimensional boxes between C-order buffers of different shapes.
 
 use super::geometry::c_strides;
+use super::meta::MAX_DIM;
 use crate::error::{Error, Result};
 
 /// One side of a box copy: a C-order buffer of `shape` items and the corner of the box in
@@ -78,17 +79,15 @@ pub fn copy_box(
         run *= extent[inner];
     }
     let run_bytes = run as usize * itemsize;
-    let offset = |start: &[i64], strides: &[i64], idx: &[i64]| -> usize {
-        (0..n)
-            .map(|d| (start[d] + idx[d]) * strides[d])
-            .sum::<i64>() as usize
-            * itemsize
-    };
-    let mut idx = vec![0i64; n];
+    let ts = itemsize as i64;
+    // Byte offsets of the current run; the odometer over the outer dimensions moves them
+    // by the strides (every position was bounds-checked through the spans above).
+    let mut so: i64 = (0..n).map(|d| src_side.start[d] * ss[d]).sum::<i64>() * ts;
+    let mut d_o: i64 = (0..n).map(|d| dst_side.start[d] * ds[d]).sum::<i64>() * ts;
+    let mut idx = [0i64; MAX_DIM];
     loop {
-        let so = offset(src_side.start, &ss, &idx);
-        let d_o = offset(dst_side.start, &ds, &idx);
-        dst[d_o..d_o + run_bytes].copy_from_slice(&src[so..so + run_bytes]);
+        let (a, b) = (so as usize, d_o as usize);
+        dst[b..b + run_bytes].copy_from_slice(&src[a..a + run_bytes]);
         let mut d = inner;
         loop {
             if d == 0 {
@@ -96,9 +95,13 @@ pub fn copy_box(
             }
             d -= 1;
             idx[d] += 1;
+            so += ss[d] * ts;
+            d_o += ds[d] * ts;
             if idx[d] < extent[d] {
                 break;
             }
+            so -= ss[d] * ts * extent[d];
+            d_o -= ds[d] * ts * extent[d];
             idx[d] = 0;
         }
     }

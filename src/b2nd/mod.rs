@@ -13,21 +13,28 @@
 //!   caller's business), `read_chunk` (with a block mask), `write_chunk` (compress and
 //!   store), `chunk_bytes`/`block_bytes`, `reload_meta`/`refresh`.
 //! * [`mod@slice`]: `get_slice_buffer`/`set_slice_buffer` on C-order buffers, `chunk_parts`,
-//!   `touched_blocks`, `blocks_in_c_order`; [`copy::copy_box`] for boxes between buffers.
+//!   `for_each_block`, `blocks_in_c_order`; [`copy::copy_box`] for boxes between buffers.
 //! * [`create`]: `Array::special`/`zeros` and `Params`; [`persist`]: `fill_from`,
 //!   `slice_params`, `copy_params`, `copy_vlmeta_to`.
+//! * Operations built on them: [`resize`] (resize/insert/append/delete, moving stored
+//!   chunks), [`mod@concat`], [`squeeze`] (views with fewer or more dimensions),
+//!   [`orthogonal`] (orthogonal selections and sparse coordinates).
 //! * In the C layer: `capi::b2nd_array::{with_array, alloc_array, array_into_c,
 //!   write_geometry, geometry_of, free_array, put}`, `capi::b2nd_ctx::{ctx_mut, Ctx}`,
 //!   `capi::b2nd_create::{new_special, rc}`.
 
 pub mod array;
+pub mod concat;
 pub mod copy;
 pub mod create;
 pub mod geometry;
 pub mod meta;
+pub mod orthogonal;
 pub mod persist;
+pub mod resize;
 mod scratch;
 pub mod slice;
+pub mod squeeze;
 
 pub use array::Array;
 pub use create::Params;

@@ -6,7 +6,8 @@ use std::borrow::BorrowMut;
 
 use super::array::{read_meta, Array};
 use super::copy::{box_span, copy_box, Side};
-use super::geometry::{c_strides, flatten, unflatten, Geometry};
+use super::geometry::{c_strides, flatten, Geometry};
+use super::meta::MAX_DIM;
 use super::scratch::{with_scratch, Scratch};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
@@ -59,32 +60,77 @@ pub(crate) fn chunk_parts(g: &Geometry, start: &[i64], stop: &[i64]) -> Vec<Chun
         .collect()
 }
 
-/// Blocks of a chunk meeting `[lo, hi)`: (block number in the chunk, block start in array
-/// coordinates).
-pub(crate) fn touched_blocks(g: &Geometry, part: &ChunkPart) -> Vec<(usize, Vec<i64>)> {
+/// Where one block meets a slice: the block's number in its chunk and, per dimension,
+/// the extent of the intersection, its start inside the block and inside the slice.
+pub(crate) struct BlockPiece {
+    /// Block number inside the chunk.
+    pub block: usize,
+    /// Extent of the intersection.
+    pub extent: [i64; MAX_DIM],
+    /// Start of the intersection inside the block.
+    pub in_block: [i64; MAX_DIM],
+    /// Start of the intersection relative to the slice start.
+    pub in_slice: [i64; MAX_DIM],
+}
+
+/// Calls `f` for every block of the chunk of `part` meeting `[part.lo, part.hi)` (in C
+/// order), with the intersection relative to a slice starting at `start`.
+pub(crate) fn for_each_block(
+    g: &Geometry,
+    part: &ChunkPart,
+    start: &[i64],
+    mut f: impl FnMut(&BlockPiece) -> Result<()>,
+) -> Result<()> {
     let n = g.ndim();
-    let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
-    let first: Vec<i64> = (0..n)
-        .map(|d| (part.lo[d] - part.chunk_start[d]) / bshape[d])
-        .collect();
-    let counts: Vec<i64> = (0..n)
-        .map(|d| (part.hi[d] - 1 - part.chunk_start[d]) / bshape[d] - first[d] + 1)
-        .collect();
-    let strides = c_strides(&g.blocks_per_dim());
-    let total: i64 = counts.iter().product();
-    (0..total)
-        .map(|k| {
-            let bc: Vec<i64> = unflatten(&counts, k)
-                .iter()
-                .zip(&first)
-                .map(|(r, f)| r + f)
-                .collect();
-            let at: Vec<i64> = (0..n)
-                .map(|d| part.chunk_start[d] + bc[d] * bshape[d])
-                .collect();
-            (flatten(&bc, &strides) as usize, at)
-        })
-        .collect()
+    let mut bshape = [0i64; MAX_DIM];
+    let mut first = [0i64; MAX_DIM];
+    let mut counts = [0i64; MAX_DIM];
+    let mut bstride = [0i64; MAX_DIM];
+    let per_dim = g.blocks_per_dim();
+    for d in 0..n {
+        bshape[d] = i64::from(g.blockshape()[d]);
+        first[d] = (part.lo[d] - part.chunk_start[d]) / bshape[d];
+        counts[d] = (part.hi[d] - 1 - part.chunk_start[d]) / bshape[d] - first[d] + 1;
+    }
+    let mut acc = 1i64;
+    for d in (0..n).rev() {
+        bstride[d] = acc;
+        acc *= per_dim[d];
+    }
+    let mut rel = [0i64; MAX_DIM];
+    let mut piece = BlockPiece {
+        block: 0,
+        extent: [0; MAX_DIM],
+        in_block: [0; MAX_DIM],
+        in_slice: [0; MAX_DIM],
+    };
+    loop {
+        let mut block = 0i64;
+        for d in 0..n {
+            let bc = first[d] + rel[d];
+            block += bc * bstride[d];
+            let at = part.chunk_start[d] + bc * bshape[d];
+            let lo = part.lo[d].max(at);
+            let hi = part.hi[d].min(at + bshape[d]);
+            piece.extent[d] = hi - lo;
+            piece.in_block[d] = lo - at;
+            piece.in_slice[d] = lo - start[d];
+        }
+        piece.block = block as usize;
+        f(&piece)?;
+        let mut d = n;
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            rel[d] += 1;
+            if rel[d] < counts[d] {
+                break;
+            }
+            rel[d] = 0;
+        }
+    }
 }
 
 /// Whether blocks laid out in a chunk give the chunk's own C order: every block extent
@@ -209,7 +255,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let bb = self.block_bytes()?;
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
-        let nblocks = g.nblocks() as usize;
+        let mut mask = vec![true; g.nblocks() as usize];
         with_scratch(Scratch::ChunkData, cb, |data| {
             for part in chunk_parts(&g, start, stop) {
                 let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
@@ -223,33 +269,28 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                         continue;
                     }
                 }
-                let blocks = touched_blocks(&g, &part);
-                let mut mask = vec![true; nblocks];
-                for (b, _) in &blocks {
-                    mask[*b] = false;
-                }
+                mask.fill(true);
+                for_each_block(&g, &part, start, |p| {
+                    mask[p.block] = false;
+                    Ok(())
+                })?;
                 self.read_chunk(part.n, Some(&mask), data)?;
-                for (b, at) in blocks {
-                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
-                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
-                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
-                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
-                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                for_each_block(&g, &part, start, |p| {
                     copy_box(
                         ts,
-                        &extent,
-                        &data[b * bb..(b + 1) * bb],
+                        &p.extent[..n],
+                        &data[p.block * bb..(p.block + 1) * bb],
                         Side {
                             shape: &bshape,
-                            start: &in_block,
+                            start: &p.in_block[..n],
                         },
                         buf,
                         Side {
                             shape: bufshape,
-                            start: &in_buf,
+                            start: &p.in_slice[..n],
                         },
-                    )?;
-                }
+                    )
+                })?;
             }
             Ok(())
         })
@@ -304,27 +345,22 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                     // Padding the blocks do not overwrite must be zeros.
                     data.fill(0);
                 }
-                for (b, at) in touched_blocks(&g, &part) {
-                    let lo: Vec<i64> = (0..n).map(|d| part.lo[d].max(at[d])).collect();
-                    let hi: Vec<i64> = (0..n).map(|d| part.hi[d].min(at[d] + bshape[d])).collect();
-                    let extent: Vec<i64> = (0..n).map(|d| hi[d] - lo[d]).collect();
-                    let in_block: Vec<i64> = (0..n).map(|d| lo[d] - at[d]).collect();
-                    let in_buf: Vec<i64> = (0..n).map(|d| lo[d] - start[d]).collect();
+                for_each_block(&g, &part, start, |p| {
                     copy_box(
                         ts,
-                        &extent,
+                        &p.extent[..n],
                         buf,
                         Side {
                             shape: bufshape,
-                            start: &in_buf,
+                            start: &p.in_slice[..n],
                         },
-                        &mut data[b * bb..(b + 1) * bb],
+                        &mut data[p.block * bb..(p.block + 1) * bb],
                         Side {
                             shape: &bshape,
-                            start: &in_block,
+                            start: &p.in_block[..n],
                         },
-                    )?;
-                }
+                    )
+                })?;
                 self.write_chunk(part.n, data)?;
             }
             Ok(())

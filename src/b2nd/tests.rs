@@ -213,8 +213,9 @@ fn wraps_consistent_super_chunks_only() {
 #[test]
 fn saves_opens_copies_and_slices_into_new_arrays() {
     crate::global::init();
-    let dir = std::env::temp_dir().join(format!("b2nd-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = crate::testref::TempPath::new("b2nd-save");
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir).unwrap();
     let p = params(&[20, 9], &[6, 4], &[3, 2], 8);
     let data: Vec<u8> = (0..20 * 9 * 8).map(|i| (i % 253) as u8).collect();
     let mut a = Array::from_buffer(&p, &data).unwrap();
@@ -237,7 +238,6 @@ fn saves_opens_copies_and_slices_into_new_arrays() {
     let mut got = vec![0u8; 14 * 6 * 8];
     s.to_buffer(&mut got).unwrap();
     assert_eq!(got, model_slice(&data, &[20, 9], &[3, 2], &[17, 8], 8));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -257,9 +257,8 @@ fn empty_arrays_with_zero_chunks() {
 #[test]
 fn a_second_handle_follows_shape_changes() {
     crate::global::init();
-    let dir = std::env::temp_dir().join(format!("b2nd-refresh-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("shared.b2nd");
+    let tmp = crate::testref::TempPath::new("b2nd-refresh.b2nd");
+    let path = tmp.path().to_path_buf();
     let mut p = params(&[8, 6], &[4, 3], &[2, 3], 4);
     p.storage.contiguous = true;
     p.storage.urlpath = Some(path.clone());
@@ -278,7 +277,6 @@ fn a_second_handle_follows_shape_changes() {
         Some(crate::Error::Data),
         "chunk shape changed"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -346,7 +346,7 @@ pub unsafe extern "C" fn b2nd_open_offset(
 pub unsafe extern "C" fn b2nd_save(array: *const b2nd_array_t, urlpath: *mut c_char) -> c_int {
     guard(Error::Failure.code(), || {
         rc((|| {
-            // SAFETY: forwarded caller guarantees.
+            // SAFETY: the caller guarantees `urlpath` is NULL or a C string.
             let path = unsafe { c_path(urlpath) }?;
             // SAFETY: forwarded caller guarantee.
             unsafe {

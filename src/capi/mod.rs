@@ -7,6 +7,7 @@ pub mod b2nd;
 pub mod b2nd_array;
 pub mod b2nd_create;
 pub mod b2nd_ctx;
+pub mod b2nd_shape;
 pub mod b2nd_slice;
 pub mod cbuffer;
 pub mod context;

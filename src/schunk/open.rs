@@ -178,10 +178,12 @@ impl SuperChunk {
                 Some((ino, head))
             }
             Store::Frame(Frame::Sparse(_), _) if on_fs => {
+                // The whole index file: an update can change chunk ids and nothing else.
                 let file = std::fs::File::open(path.join(crate::frame::sframe::INDEX_FILE)).ok()?;
                 let ino = file.metadata().ok()?.ino();
-                file.read_exact_at(&mut head, 0).ok()?;
-                Some((ino, head))
+                let mut all = Vec::new();
+                std::io::Read::read_to_end(&mut &file, &mut all).ok()?;
+                Some((ino, all))
             }
             _ => None,
         }
