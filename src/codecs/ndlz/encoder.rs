@@ -14,16 +14,8 @@ use super::MAX_DISTANCE;
 const TABLE: usize = 1 << 12;
 
 /// The hash-table slot of `bytes`.
-#[inline(always)]
 fn slot(bytes: &[u8]) -> usize {
     (xxh32(bytes, 1) >> 20) as usize
-}
-
-/// [`slot`] of exactly `N` bytes (the hash unrolled for the size).
-#[inline(always)]
-fn slot_n<const N: usize>(bytes: &[u8]) -> usize {
-    let fixed: &[u8; N] = bytes.try_into().expect("hashed length");
-    slot(fixed)
 }
 
 /// Encoder state: the output written so far and the three hash tables.
@@ -42,14 +34,9 @@ impl Enc<'_> {
     }
 
     /// Whether the output at table position `pos` (0 = empty) holds `bytes`.
-    #[inline(always)]
-    fn holds<const N: usize>(&self, pos: u32, bytes: &[u8]) -> bool {
+    fn holds(&self, pos: u32, bytes: &[u8]) -> bool {
         let p = pos as usize;
-        let (Some(have), Ok(want)) = (self.out.get(p..p + N), <&[u8; N]>::try_from(bytes)) else {
-            return false;
-        };
-        let have: &[u8; N] = have.try_into().expect("N bytes");
-        pos != 0 && have == want
+        pos != 0 && self.out.get(p..p + bytes.len()) == Some(bytes)
     }
 
     /// Offset stored for a match at table position `pos` seen from `anchor`.
@@ -150,17 +137,9 @@ fn whole_cell(
     rows: impl FnOnce(&mut Enc, usize, &mut Hashes, &mut Updates) -> bool,
 ) {
     let anchor = e.op;
-    let hcell = if buf.len() == 16 {
-        slot_n::<16>(buf)
-    } else {
-        slot_n::<64>(buf)
-    };
+    let hcell = slot(buf);
     let tab = e.cell[hcell];
-    let cell_match = if buf.len() == 16 {
-        e.holds::<16>(tab, buf)
-    } else {
-        e.holds::<64>(tab, buf)
-    };
+    let cell_match = e.holds(tab, buf);
     let distance = if cell_match { anchor - tab as usize } else { 0 };
     if buf.iter().all(|&b| b == buf[0]) {
         e.push(&[1 << 6, buf[0]]);
@@ -206,16 +185,16 @@ fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
         // Two pairs: rows 0 and j, then the other two rows.
         for j in 1..4 {
             set_pair(0, j, &mut pairbuf);
-            let tab = e.pair[slot_n::<8>(&pairbuf)];
-            if !(e.holds::<8>(tab, &pairbuf) && Enc::near(anchor, 0, tab)) {
+            let tab = e.pair[slot(&pairbuf)];
+            if !(e.holds(tab, &pairbuf) && Enc::near(anchor, 0, tab)) {
                 continue;
             }
             let mut others = (1..4).filter(|&k| k != j);
             let (l, m) = (others.next().unwrap_or(1), others.next().unwrap_or(2));
             let mut second = [0u8; 8];
             set_pair(l, m, &mut second);
-            let tab2 = e.pair[slot_n::<8>(&second)];
-            if e.holds::<8>(tab2, &second) && Enc::near(anchor, l * 4, tab2) {
+            let tab2 = e.pair[slot(&second)];
+            if e.holds(tab2, &second) && Enc::near(anchor, l * 4, tab2) {
                 e.push(&[(1 << 5) | (j << 3) as u8]);
                 e.push(&Enc::offset(anchor, tab));
                 e.push(&Enc::offset(anchor, tab2));
@@ -230,13 +209,13 @@ fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
                     t[..4].copy_from_slice(row(i));
                     t[4..8].copy_from_slice(row(j));
                     t[8..].copy_from_slice(row(k));
-                    let h = slot_n::<12>(&t);
+                    let h = slot(&t);
                     let tab = e.triple[h];
                     if tab == 0 && j - i == 1 && k - j == 1 {
                         upd.triple[i] = (anchor + 1 + i * 4) as u32;
                         hs.triple[i] = h;
                     }
-                    if e.holds::<12>(tab, &t) && Enc::near(anchor, i * 4, tab) {
+                    if e.holds(tab, &t) && Enc::near(anchor, i * 4, tab) {
                         let token = if i == 1 {
                             7 << 5
                         } else {
@@ -255,13 +234,13 @@ fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
         for i in 0..3 {
             for j in i + 1..4 {
                 set_pair(i, j, &mut pairbuf);
-                let h = slot_n::<8>(&pairbuf);
+                let h = slot(&pairbuf);
                 let tab = e.pair[h];
                 if tab == 0 && j - i == 1 {
                     upd.pair[i] = (anchor + 1 + i * 4) as u32;
                     hs.pair[i] = h;
                 }
-                if e.holds::<8>(tab, &pairbuf) && Enc::near(anchor, i * 4, tab) {
+                if e.holds(tab, &pairbuf) && Enc::near(anchor, i * 4, tab) {
                     let token = if i == 2 {
                         1 << 7
                     } else {
@@ -287,11 +266,7 @@ fn cell8(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
             for i in 0..count {
                 let start = i * 8;
                 let rows = &buf[start..start + nrows * 8];
-                let h = if nrows == 3 {
-                    slot_n::<24>(rows)
-                } else {
-                    slot_n::<16>(rows)
-                };
+                let h = slot(rows);
                 let table = if nrows == 3 { &e.triple } else { &e.pair };
                 let tab = table[h];
                 if tab == 0 {
@@ -304,12 +279,7 @@ fn cell8(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
                         hs.pair[i] = h;
                     }
                 }
-                let same = if nrows == 3 {
-                    e.holds::<24>(tab, rows)
-                } else {
-                    e.holds::<16>(tab, rows)
-                };
-                if same && Enc::near(anchor, start, tab) {
+                if e.holds(tab, rows) && Enc::near(anchor, start, tab) {
                     e.push(&[(kind << 3) | i as u8]);
                     e.push(&Enc::offset(anchor, tab));
                     for l in (0..8).filter(|&l| l < i || l >= i + nrows) {

@@ -11,7 +11,6 @@ fn lane(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
 }
 
-#[inline(always)]
 fn round(acc: u32, input: u32) -> u32 {
     acc.wrapping_add(input.wrapping_mul(P2))
         .rotate_left(13)
@@ -19,7 +18,7 @@ fn round(acc: u32, input: u32) -> u32 {
 }
 
 /// The XXH32 hash of `data` with `seed`.
-#[inline(always)]
+#[inline]
 pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
     let stripes = data.chunks_exact(16);
     let tail = stripes.remainder();
