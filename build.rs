@@ -1,8 +1,11 @@
-//! Gives the shared library the SONAME of the reference, `libblosc2.so.9`, and compiles
-//! zlib-ng 2.3.3 from the `libz-sys` crate's source (see `build_script/zlib_ng.rs`).
+//! Gives the shared library the SONAME of the reference, `libblosc2.so.9`, compiles
+//! zlib-ng 2.3.3 from the `libz-sys` crate's source (see `build_script/zlib_ng.rs`) and zfp
+//! 1.0.1 from the `zfp-sys` crate's source (see `build_script/zfp.rs`).
 
 use std::env;
 
+#[path = "build_script/zfp.rs"]
+mod zfp;
 #[path = "build_script/zlib_ng.rs"]
 mod zlib_ng;
 
@@ -12,5 +15,6 @@ fn main() {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libblosc2.so.9");
     }
     zlib_ng::build();
+    zfp::build();
     println!("cargo:rerun-if-changed=build.rs");
 }

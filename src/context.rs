@@ -5,7 +5,7 @@ use crate::chunk::decompress::{self, DecompressEnv, DecompressState};
 use crate::chunk::hooks::{PostfilterFn, Prefilter};
 use crate::chunk::{getitem, vlblocks, vlcompress};
 use crate::error::{Error, Result};
-use crate::registry::plugins::HostData;
+use crate::registry::plugins::{HostData, MetaLookup};
 use crate::threads::Pool;
 
 /// Compression parameters (the safe mirror of `blosc2_cparams`).
@@ -85,6 +85,7 @@ struct Callbacks {
     postfilter: Option<PostfilterFn>,
     host: Option<HostData>,
     schunk_typesize: Option<i32>,
+    schunk_meta: Option<MetaLookup>,
     nchunk: Option<i64>,
 }
 
@@ -94,6 +95,7 @@ impl Callbacks {
             prefilter: self.prefilter.as_ref(),
             host: self.host.as_deref(),
             schunk_typesize: self.schunk_typesize,
+            schunk_meta: self.schunk_meta.as_ref(),
             nchunk: self.nchunk.unwrap_or(-1),
         }
     }
@@ -103,6 +105,7 @@ impl Callbacks {
             postfilter: self.postfilter.as_ref(),
             host: self.host.as_deref(),
             schunk_typesize: self.schunk_typesize,
+            schunk_meta: self.schunk_meta.as_ref(),
             nchunk: self.nchunk.unwrap_or(-1),
             nthreads,
         }
@@ -116,6 +119,7 @@ impl std::fmt::Debug for Callbacks {
             .field("postfilter", &self.postfilter.is_some())
             .field("host", &self.host.is_some())
             .field("schunk_typesize", &self.schunk_typesize)
+            .field("schunk_meta", &self.schunk_meta.is_some())
             .field("nchunk", &self.nchunk)
             .finish()
     }
@@ -261,6 +265,12 @@ impl Context {
     /// meta 0 use it).
     pub fn set_schunk_typesize(&mut self, typesize: Option<i32>) {
         self.callbacks.schunk_typesize = typesize;
+    }
+
+    /// Tells the context where the metalayers of its super-chunk are (the N-dimensional
+    /// plugins read the `b2nd` one).
+    pub fn set_schunk_meta(&mut self, lookup: Option<MetaLookup>) {
+        self.callbacks.schunk_meta = lookup;
     }
 
     /// Takes the prefilter, postfilter, host data and super-chunk typesize of `other` (how a

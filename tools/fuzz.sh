@@ -47,6 +47,7 @@ done
 status=0
 for target in "${targets[@]}"; do
   echo "==> $target for ${seconds}s"
+  mkdir -p "corpus/$target"
   # Leak checks are off: the worker threads of dropped thread pools still hold their few
   # allocations when the process exits, which LeakSanitizer reports.
   ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" cargo +nightly fuzz run -O "$target" "corpus/$target" -- \

@@ -3,13 +3,14 @@
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
-use super::ffi::{bytes, bytes_mut, code, guard, size};
-use super::hooks::CHost;
+use super::ffi::{bytes, bytes_mut, c_str, code, guard, size};
+use super::hooks::{CHost, SendPtr};
 use super::schunk_ops::resolve_lazy;
 use super::types::{blosc2_context, blosc2_cparams, blosc2_dparams, blosc2_schunk};
 use crate::context::{CParams, Context, DParams};
 use crate::error::Error;
 use crate::global;
+use crate::registry::plugins::MetaLookup;
 
 /// What a `blosc2_context*` points to: the core context plus the caller's parameter structs,
 /// whose pointer fields are handed back verbatim by the getters.
@@ -62,6 +63,35 @@ fn into_ptr(ctx: Context, host: impl FnOnce(*mut blosc2_context) -> CHost) -> *m
 unsafe fn schunk_typesize(schunk: *mut c_void) -> Option<i32> {
     // SAFETY: the caller guarantees a live super-chunk or NULL.
     unsafe { schunk.cast::<blosc2_schunk>().as_ref() }.map(|s| s.typesize)
+}
+
+/// The metalayers of the super-chunk a parameter struct points to, read from its C struct
+/// whenever a plugin asks (so a metalayer added after the context was made is seen, as in
+/// the reference); `None` for NULL.
+///
+/// # Safety
+/// `schunk` must be NULL or point to a `blosc2_schunk` that stays live while the context
+/// is used.
+pub(crate) unsafe fn schunk_meta_lookup(schunk: *mut c_void) -> Option<MetaLookup> {
+    if schunk.is_null() {
+        return None;
+    }
+    let sc = SendPtr(schunk.cast::<blosc2_schunk>());
+    Some(Arc::new(move |name: &str| {
+        // SAFETY: the creator of the context guarantees the super-chunk outlives it; its
+        // metalayer slots below `nmetalayers` point to live metalayers.
+        unsafe {
+            let s = &*sc.get();
+            let n = usize::from(s.nmetalayers).min(s.metalayers.len());
+            s.metalayers[..n].iter().find_map(|&m| {
+                let m = m.as_ref()?;
+                if c_str(m.name)? != name {
+                    return None;
+                }
+                Some(bytes(m.content.cast(), size(m.content_len))?.to_vec())
+            })
+        }
+    }))
 }
 
 /// Filter ids `blosc2_create_cctx` refuses: 5..=31 and 37..=159 are reserved.
@@ -137,6 +167,8 @@ pub unsafe extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blo
         }
         // SAFETY: forwarded caller guarantee.
         ctx.set_schunk_typesize(unsafe { schunk_typesize(cparams.schunk) });
+        // SAFETY: forwarded caller guarantee.
+        ctx.set_schunk_meta(unsafe { schunk_meta_lookup(cparams.schunk) });
         // SAFETY: forwarded caller guarantee on `preparams`.
         into_ptr(ctx, |p| unsafe { CHost::for_cparams(p, cparams) })
     })
@@ -158,6 +190,8 @@ pub unsafe extern "C" fn blosc2_create_dctx(dparams: blosc2_dparams) -> *mut blo
         let mut ctx = Context::decompressor(core);
         // SAFETY: forwarded caller guarantee.
         ctx.set_schunk_typesize(unsafe { schunk_typesize(dparams.schunk) });
+        // SAFETY: forwarded caller guarantee.
+        ctx.set_schunk_meta(unsafe { schunk_meta_lookup(dparams.schunk) });
         // SAFETY: forwarded caller guarantee on `postparams`.
         into_ptr(ctx, |p| unsafe { CHost::for_dparams(p, dparams) })
     })

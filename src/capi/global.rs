@@ -10,7 +10,10 @@ use crate::global;
 /// Initialises the library (idempotent).
 #[no_mangle]
 pub extern "C" fn blosc2_init() {
-    guard((), global::init)
+    guard((), || {
+        global::init();
+        super::plugins::dynload::install();
+    })
 }
 
 /// Releases the global state (idempotent); later global calls initialise it again.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::ffi::status;
 use super::ffi::{c_str, guard};
 use super::hooks::{call_cparams, call_dparams, chunk_ptr};
-use super::types::{blosc2_codec, blosc2_filter, blosc2_tuner};
+use super::types::{blosc2_codec, blosc2_cparams, blosc2_dparams, blosc2_filter, blosc2_tuner};
 use crate::error::Error;
 use crate::registry::plugins::{self, Codec, Filter, Tuner};
 
@@ -28,40 +28,9 @@ pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_in
         let Some(name) = (unsafe { c_str(c.compname) }) else {
             return Error::InvalidParam.code();
         };
-        let encoder = c.encoder.map(|enc| -> plugins::Encoder {
-            Arc::new(move |call, meta, input, output| {
-                let mut cp = call_cparams(call);
-                // SAFETY: the caller's encoder gets buffers valid for the lengths given.
-                unsafe {
-                    enc(
-                        input.as_ptr(),
-                        input.len() as i32,
-                        output.as_mut_ptr(),
-                        output.len() as i32,
-                        meta,
-                        &mut cp,
-                        chunk_ptr(call.src),
-                    )
-                }
-            })
-        });
-        let decoder = c.decoder.map(|dec| -> plugins::Decoder {
-            Arc::new(move |call, meta, input, output| {
-                let mut dp = call_dparams(call);
-                // SAFETY: the caller's decoder gets buffers valid for the lengths given.
-                unsafe {
-                    dec(
-                        input.as_ptr(),
-                        input.len() as i32,
-                        output.as_mut_ptr(),
-                        output.len() as i32,
-                        meta,
-                        &mut dp,
-                        chunk_ptr(call.chunk),
-                    )
-                }
-            })
-        });
+        let encoder = c.encoder.map(wrap_encoder);
+        let decoder = c.decoder.map(wrap_decoder);
+        dynload::install();
         status(plugins::register_codec(Codec {
             code: c.compcode,
             name: name.to_owned(),
@@ -90,38 +59,9 @@ pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c
         let Some(name) = (unsafe { c_str(f.name) }) else {
             return Error::InvalidParam.code();
         };
-        let forward = f.forward.map(|fw| -> plugins::Forward {
-            Arc::new(move |call, meta, id, src, dst| {
-                let mut cp = call_cparams(call);
-                // SAFETY: both buffers hold `src.len()` bytes.
-                unsafe {
-                    fw(
-                        src.as_ptr(),
-                        dst.as_mut_ptr(),
-                        src.len() as i32,
-                        meta,
-                        &mut cp,
-                        id,
-                    )
-                }
-            })
-        });
-        let backward = f.backward.map(|bw| -> plugins::Backward {
-            Arc::new(move |call, meta, id, src, dst| {
-                let mut dp = call_dparams(call);
-                // SAFETY: both buffers hold `src.len()` bytes.
-                unsafe {
-                    bw(
-                        src.as_ptr(),
-                        dst.as_mut_ptr(),
-                        src.len() as i32,
-                        meta,
-                        &mut dp,
-                        id,
-                    )
-                }
-            })
-        });
+        let forward = f.forward.map(wrap_forward);
+        let backward = f.backward.map(wrap_backward);
+        dynload::install();
         status(plugins::register_filter(Filter {
             id: f.id,
             name: name.to_owned(),
@@ -155,3 +95,115 @@ pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_in
         }))
     })
 }
+
+/// A C codec encoder as a core encoder.
+pub(crate) fn wrap_encoder(enc: CodecEncoder) -> plugins::Encoder {
+    Arc::new(move |call, meta, input, output| {
+        let mut cp = call_cparams(call);
+        // SAFETY: the encoder gets buffers valid for the lengths given.
+        unsafe {
+            enc(
+                input.as_ptr(),
+                input.len() as i32,
+                output.as_mut_ptr(),
+                output.len() as i32,
+                meta,
+                &mut cp,
+                chunk_ptr(call.src),
+            )
+        }
+    })
+}
+
+/// A C codec decoder as a core decoder.
+pub(crate) fn wrap_decoder(dec: CodecDecoder) -> plugins::Decoder {
+    Arc::new(move |call, meta, input, output| {
+        let mut dp = call_dparams(call);
+        // SAFETY: the decoder gets buffers valid for the lengths given.
+        unsafe {
+            dec(
+                input.as_ptr(),
+                input.len() as i32,
+                output.as_mut_ptr(),
+                output.len() as i32,
+                meta,
+                &mut dp,
+                chunk_ptr(call.chunk),
+            )
+        }
+    })
+}
+
+/// A C filter forward function as a core one.
+pub(crate) fn wrap_forward(fw: FilterForward) -> plugins::Forward {
+    Arc::new(move |call, meta, id, src, dst| {
+        let mut cp = call_cparams(call);
+        // SAFETY: both buffers hold `src.len()` bytes.
+        unsafe {
+            fw(
+                src.as_ptr(),
+                dst.as_mut_ptr(),
+                src.len() as i32,
+                meta,
+                &mut cp,
+                id,
+            )
+        }
+    })
+}
+
+/// A C filter backward function as a core one.
+pub(crate) fn wrap_backward(bw: FilterBackward) -> plugins::Backward {
+    Arc::new(move |call, meta, id, src, dst| {
+        let mut dp = call_dparams(call);
+        // SAFETY: both buffers hold `src.len()` bytes.
+        unsafe {
+            bw(
+                src.as_ptr(),
+                dst.as_mut_ptr(),
+                src.len() as i32,
+                meta,
+                &mut dp,
+                id,
+            )
+        }
+    })
+}
+
+/// The function types of the C callbacks.
+pub(crate) type CodecEncoder = unsafe extern "C" fn(
+    *const u8,
+    i32,
+    *mut u8,
+    i32,
+    u8,
+    *mut blosc2_cparams,
+    *const std::ffi::c_void,
+) -> c_int;
+/// See [`CodecEncoder`].
+pub(crate) type CodecDecoder = unsafe extern "C" fn(
+    *const u8,
+    i32,
+    *mut u8,
+    i32,
+    u8,
+    *mut blosc2_dparams,
+    *const std::ffi::c_void,
+) -> c_int;
+/// See [`CodecEncoder`].
+pub(crate) type FilterForward =
+    unsafe extern "C" fn(*const u8, *mut u8, i32, u8, *mut blosc2_cparams, u8) -> c_int;
+/// See [`CodecEncoder`].
+pub(crate) type FilterBackward =
+    unsafe extern "C" fn(*const u8, *mut u8, i32, u8, *mut blosc2_dparams, u8) -> c_int;
+
+pub(crate) mod dynload;
+
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod dyn_tests;
+#[cfg(test)]
+mod nd_tests;
+#[cfg(test)]
+mod tests;

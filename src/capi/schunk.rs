@@ -124,6 +124,8 @@ impl SchunkBox {
             uninit.assume_init()
         };
         let me: *mut SchunkBox = &mut *b;
+        // The contexts read the struct's typesize when they are made.
+        b.sync();
         b.cparams.schunk = me.cast();
         b.dparams.schunk = me.cast();
         // SAFETY: the parameter structs are valid; their pointer fields are NULL or owned by

@@ -14,7 +14,7 @@ use super::stune::{compute_blocksize, split_block, BlocksizeInput};
 use crate::constants::*;
 use crate::context::CParams;
 use crate::error::{Error, Result};
-use crate::registry::plugins::{self, CompressCall};
+use crate::registry::plugins::{self, CompressCall, MetaLookup};
 use crate::threads::Pool;
 
 /// Working state a compression uses (owned by the context, reused across calls).
@@ -130,6 +130,8 @@ pub(crate) struct CompressEnv<'a> {
     pub host: Option<&'a (dyn Any + Send + Sync)>,
     /// Typesize of the context's super-chunk.
     pub schunk_typesize: Option<i32>,
+    /// Metalayers of the context's super-chunk.
+    pub schunk_meta: Option<&'a MetaLookup>,
     /// Chunk number handed to the prefilter (-1 outside a super-chunk).
     pub nchunk: i64,
 }
@@ -140,6 +142,7 @@ impl Default for CompressEnv<'_> {
             prefilter: None,
             host: None,
             schunk_typesize: None,
+            schunk_meta: None,
             nchunk: -1,
         }
     }
@@ -254,6 +257,7 @@ pub(crate) fn compress(
             cparams: &call_cp,
             src,
             schunk_typesize: env.schunk_typesize,
+            schunk_meta: env.schunk_meta,
             host: env.host,
         },
         prefilter: env.prefilter,

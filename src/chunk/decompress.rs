@@ -15,7 +15,7 @@ use crate::codecs::zstd::DDict;
 use crate::constants::*;
 use crate::context::DParams;
 use crate::error::{Error, Result};
-use crate::registry::plugins::{self, Codec, DecompressCall};
+use crate::registry::plugins::{self, Codec, DecompressCall, MetaLookup};
 use crate::threads::{FirstError, Pool};
 
 /// What a decompression uses besides the chunk: the context's callbacks and host data.
@@ -27,6 +27,8 @@ pub(crate) struct DecompressEnv<'a> {
     pub host: Option<&'a (dyn Any + Send + Sync)>,
     /// Typesize of the context's super-chunk.
     pub schunk_typesize: Option<i32>,
+    /// Metalayers of the context's super-chunk.
+    pub schunk_meta: Option<&'a MetaLookup>,
     /// Chunk number handed to the postfilter (-1 outside a super-chunk).
     pub nchunk: i64,
     /// Number of threads of the context.
@@ -39,6 +41,7 @@ impl Default for DecompressEnv<'_> {
             postfilter: None,
             host: None,
             schunk_typesize: None,
+            schunk_meta: None,
             nchunk: -1,
             nthreads: 1,
         }
@@ -128,6 +131,7 @@ impl Prepared<'_> {
                 dparams: &self.dparams,
                 chunk: self.src,
                 schunk_typesize: self.env.schunk_typesize,
+                schunk_meta: self.env.schunk_meta,
                 host: self.env.host,
             },
         }

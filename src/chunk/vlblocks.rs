@@ -103,6 +103,7 @@ impl<'a> VlChunk<'a> {
                 dparams: &self.dparams,
                 chunk: self.src,
                 schunk_typesize: self.env.schunk_typesize,
+                schunk_meta: self.env.schunk_meta,
                 host: self.env.host,
             },
         }

@@ -177,6 +177,7 @@ pub(crate) fn compress(
             cparams: &call_cp,
             src: blocks[0],
             schunk_typesize: env.schunk_typesize,
+            schunk_meta: env.schunk_meta,
             host: env.host,
         },
         prefilter: env.prefilter,

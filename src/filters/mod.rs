@@ -1,5 +1,6 @@
 //! The built-in filters (byte shuffle, bit shuffle, delta, truncate-precision) and the
-//! plugin filters the library registers at init (byte-delta, integer truncation).
+//! plugin filters the library registers at init (byte-delta, integer truncation, NDCELL,
+//! NDMEAN).
 //!
 //! Byte and bit shuffle pick the best kernels the CPU offers (AVX-512 with or without VBMI,
 //! AVX2, SSE2 or portable scalar code) once, at first use; within a level, each typesize
@@ -10,6 +11,8 @@ pub mod bytedelta;
 mod cpu;
 pub mod delta;
 pub mod int_trunc;
+pub mod ndcell;
+pub mod ndmean;
 pub mod shuffle;
 pub mod trunc_prec;
 

@@ -1,6 +1,8 @@
 //! Names and library information of the codecs known to the library, and the tables of
-//! codecs, filters and tuners registered at run time ([`plugins`]).
+//! codecs, filters and tuners registered at run time ([`plugins`]), with the N-dimensional
+//! plugins the library registers at init (NDLZ, ZFP, NDCELL, NDMEAN).
 
+mod ndplugins;
 pub mod plugins;
 
 use crate::constants::{BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD};
@@ -28,7 +30,7 @@ pub fn registered_codec_code(name: &str) -> Option<u8> {
 
 /// Name of a codec registered at run time.
 pub fn registered_codec_name(code: i32) -> Option<String> {
-    plugins::codec(u8::try_from(code).ok()?).map(|c| c.name.clone())
+    plugins::codec_entry(u8::try_from(code).ok()?).map(|c| c.name.clone())
 }
 
 /// The plugin codecs the library registers at init (`ndlz` is 32 ... `htj2k` is 40).

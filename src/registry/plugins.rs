@@ -18,6 +18,10 @@ use crate::filters::{bytedelta, int_trunc};
 /// Data a host layer attaches to a context and gets back in callbacks.
 pub type HostData = Arc<dyn Any + Send + Sync>;
 
+/// The metalayers of the super-chunk a context belongs to: the content of the one named,
+/// looked up when a plugin asks (the N-dimensional plugins read `b2nd`).
+pub type MetaLookup = Arc<dyn Fn(&str) -> Option<Vec<u8>> + Send + Sync>;
+
 /// What a callback learns about the compression it takes part in.
 #[derive(Clone, Copy)]
 pub struct CompressCall<'a> {
@@ -27,6 +31,8 @@ pub struct CompressCall<'a> {
     pub src: &'a [u8],
     /// Typesize of the super-chunk the context belongs to, if any.
     pub schunk_typesize: Option<i32>,
+    /// Metalayers of the super-chunk the context belongs to, if any.
+    pub schunk_meta: Option<&'a MetaLookup>,
     /// The context's host data.
     pub host: Option<&'a (dyn Any + Send + Sync)>,
 }
@@ -40,6 +46,8 @@ pub struct DecompressCall<'a> {
     pub chunk: &'a [u8],
     /// Typesize of the super-chunk the context belongs to, if any.
     pub schunk_typesize: Option<i32>,
+    /// Metalayers of the super-chunk the context belongs to, if any.
+    pub schunk_meta: Option<&'a MetaLookup>,
     /// The context's host data.
     pub host: Option<&'a (dyn Any + Send + Sync)>,
 }
@@ -65,7 +73,7 @@ pub struct Codec {
     pub complib: u8,
     /// Format version written in header byte 1.
     pub version: u8,
-    /// Compression function (`None`: loaded on demand by the reference, unavailable here).
+    /// Compression function (`None`: loaded on first use, see [`codec`]).
     pub encoder: Option<Encoder>,
     /// Decompression function.
     pub decoder: Option<Decoder>,
@@ -201,9 +209,53 @@ pub fn register_tuner(tuner: Tuner) -> Result<(), Error> {
     insert(&mut write().tuners, tuner, Error::Failure)
 }
 
-/// The registered codec with this code.
-pub fn codec(code: u8) -> Option<Arc<Codec>> {
+/// Finds the functions of a plugin registered without them (by its name), as the reference
+/// does when such a plugin is first used; installed by a host layer.
+#[derive(Clone, Copy)]
+pub struct Loaders {
+    /// Loads a codec's encoder and decoder.
+    pub codec: fn(&str) -> Option<(Encoder, Decoder)>,
+    /// Loads a filter's forward and backward functions.
+    pub filter: fn(&str) -> Option<(Forward, Backward)>,
+}
+
+static LOADERS: RwLock<Option<Loaders>> = RwLock::new(None);
+
+/// Installs the loaders of plugins registered without functions.
+pub fn set_loaders(loaders: Loaders) {
+    *LOADERS.write().unwrap_or_else(PoisonError::into_inner) = Some(loaders);
+}
+
+fn loaders() -> Option<Loaders> {
+    *LOADERS.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The registered codec with this code, without loading anything.
+pub fn codec_entry(code: u8) -> Option<Arc<Codec>> {
     read().codecs.iter().find(|c| c.code == code).cloned()
+}
+
+/// The registered codec with this code; a codec registered without functions (the dynamic
+/// plugins 36..=40, or a user codec registered by name) is loaded first (every time until
+/// loading succeeds, as in the reference).
+pub fn codec(code: u8) -> Option<Arc<Codec>> {
+    let c = codec_entry(code)?;
+    if c.encoder.is_some() || c.decoder.is_some() {
+        return Some(c);
+    }
+    let Some((encoder, decoder)) = loaders().and_then(|l| (l.codec)(&c.name)) else {
+        return Some(c);
+    };
+    let mut t = write();
+    let slot = t.codecs.iter_mut().find(|e| e.code == code)?;
+    if slot.encoder.is_none() && slot.decoder.is_none() {
+        *slot = Arc::new(Codec {
+            encoder: Some(encoder),
+            decoder: Some(decoder),
+            ..(**slot).clone()
+        });
+    }
+    Some(slot.clone())
 }
 
 /// The first registered codec with this name.
@@ -216,9 +268,26 @@ pub fn codec_of_complib(complib: u8) -> Option<Arc<Codec>> {
     read().codecs.iter().find(|c| c.complib == complib).cloned()
 }
 
-/// The registered filter with this id.
+/// The registered filter with this id; one registered without functions is loaded first
+/// (see [`codec`]).
 pub fn filter(id: u8) -> Option<Arc<Filter>> {
-    read().filters.iter().find(|f| f.id == id).cloned()
+    let f = read().filters.iter().find(|f| f.id == id).cloned()?;
+    if f.forward.is_some() || f.backward.is_some() {
+        return Some(f);
+    }
+    let Some((forward, backward)) = loaders().and_then(|l| (l.filter)(&f.name)) else {
+        return Some(f);
+    };
+    let mut t = write();
+    let slot = t.filters.iter_mut().find(|e| e.id == id)?;
+    if slot.forward.is_none() && slot.backward.is_none() {
+        *slot = Arc::new(Filter {
+            forward: Some(forward),
+            backward: Some(backward),
+            ..(**slot).clone()
+        });
+    }
+    Some(slot.clone())
 }
 
 /// The registered tuner with this id.
@@ -230,16 +299,7 @@ pub fn tuner(id: i32) -> Option<Arc<Tuner>> {
 pub(crate) fn reset() {
     let mut t = write();
     t.codecs = super::plugin_codecs()
-        .map(|(code, name)| {
-            Arc::new(Codec {
-                code,
-                name: name.to_owned(),
-                complib: code,
-                version: 1,
-                encoder: None,
-                decoder: None,
-            })
-        })
+        .map(|(code, name)| Arc::new(super::ndplugins::codec(code, name)))
         .collect();
     t.filters = plugin_filters().into_iter().map(Arc::new).collect();
     t.tuners = vec![Arc::new(Tuner {
@@ -284,21 +344,10 @@ fn bytedelta_filter(id: u8, name: &str, legacy: bool) -> Filter {
     }
 }
 
-/// Filters that need N-dimensional metadata this library does not handle: they fail.
-fn unsupported_filter(id: u8, name: &str) -> Filter {
-    Filter {
-        id,
-        name: name.to_owned(),
-        version: 1,
-        forward: Some(Arc::new(|_, _, _, _, _| Error::Failure.code())),
-        backward: Some(Arc::new(|_, _, _, _, _| Error::Failure.code())),
-    }
-}
-
 fn plugin_filters() -> Vec<Filter> {
     vec![
-        unsupported_filter(32, "ndcell"),
-        unsupported_filter(33, "ndmean"),
+        super::ndplugins::ndcell_filter(),
+        super::ndplugins::ndmean_filter(),
         bytedelta_filter(34, "bytedelta_buggy", true),
         bytedelta_filter(35, "bytedelta", false),
         Filter {

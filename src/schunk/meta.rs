@@ -7,12 +7,31 @@ use crate::context::{CParams, Context, DParams};
 use crate::error::{Error, Result};
 use crate::frame::header::MAX_NAME_LEN;
 use crate::frame::{Meta, MAX_METALAYERS, MAX_VLMETALAYERS};
+use crate::registry::plugins::MetaLookup;
 
 fn find(list: &[Meta], name: &str) -> Option<usize> {
     list.iter().position(|m| m.name == name)
 }
 
 impl SuperChunk {
+    /// Tells both contexts the typesize and the current metalayers of the super-chunk (the
+    /// N-dimensional plugins read the `b2nd` one while they code a chunk).
+    pub(crate) fn sync_plugin_meta(&mut self) {
+        let metas: Vec<(String, Vec<u8>)> = self
+            .metalayers
+            .iter()
+            .map(|m| (m.name.clone(), m.content.clone()))
+            .collect();
+        let lookup: MetaLookup = std::sync::Arc::new(move |name: &str| {
+            metas.iter().find(|m| m.0 == name).map(|m| m.1.clone())
+        });
+        let typesize = Some(self.cparams.typesize);
+        for ctx in [&mut self.cctx, &mut self.dctx] {
+            ctx.set_schunk_meta(Some(lookup.clone()));
+            ctx.set_schunk_typesize(typesize);
+        }
+    }
+
     /// The fixed-length metalayers.
     pub fn metalayers(&self) -> &[Meta] {
         &self.metalayers
@@ -45,6 +64,7 @@ impl SuperChunk {
             self.metalayers.pop();
             return Err(e);
         }
+        self.sync_plugin_meta();
         Ok(self.metalayers.len() - 1)
     }
 
@@ -62,6 +82,7 @@ impl SuperChunk {
             self.metalayers[i].content = old;
             return Err(e);
         }
+        self.sync_plugin_meta();
         Ok(i)
     }
 

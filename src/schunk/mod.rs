@@ -105,6 +105,7 @@ impl SuperChunk {
     pub fn new(storage: Storage) -> Result<SuperChunk> {
         let store = open::create_store(&storage)?;
         let mut sc = SuperChunk::with_store(storage, store);
+        sc.sync_plugin_meta();
         if matches!(sc.store, Store::Frame(..)) {
             sc.commit()?;
         }
@@ -161,6 +162,7 @@ impl SuperChunk {
     pub fn share_callbacks(&mut self, cctx: &Context, dctx: &Context) {
         self.cctx.share_callbacks_from(cctx);
         self.dctx.share_callbacks_from(dctx);
+        self.sync_plugin_meta();
     }
 
     /// The storage description.

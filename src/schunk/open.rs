@@ -103,6 +103,7 @@ impl SuperChunk {
         sc.vlmetalayers = opened.vlmeta;
         sc.cctx = Context::compressor(cparams);
         sc.dctx = Context::decompressor(dparams);
+        sc.sync_plugin_meta();
         sc.stamp = sc.disk_stamp();
         Ok(sc)
     }
@@ -185,6 +186,7 @@ impl SuperChunk {
         self.dctx.set_nthreads(old.dparams.nthreads);
         self.cctx.share_callbacks_from(&old.cctx);
         self.dctx.share_callbacks_from(&old.dctx);
+        self.sync_plugin_meta();
     }
 
     /// Re-reads a file-backed frame that another handle may have changed; whether it had.

@@ -1,0 +1,94 @@
+//! zfp 1.0.1 (the version the reference bundles) compiled from the C sources of the
+//! `zfp-sys` 0.4.3 crate, which cargo fetches from the registry; its build script (cmake,
+//! bindgen) never runs, and every zfp symbol is renamed `oxzfp_*`.
+
+use std::env;
+use std::path::{Path, PathBuf};
+
+const ZFP_CRATE: &str = "zfp-sys";
+const ZFP_CRATE_VERSION: &str = "0.4.3";
+
+/// The directory of the `zfp-sys` crate: downloaded (if not yet) by `cargo metadata` on a
+/// manifest depending on it, which is neither built nor linked.
+fn zfp_crate_dir() -> PathBuf {
+    let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let dir = out.join("zfp-fetch");
+    std::fs::create_dir_all(&dir).expect("create zfp-fetch");
+    let manifest = format!(
+        "[package]\nname = \"zfp-fetch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         [lib]\npath = \"lib.rs\"\n[dependencies]\n{ZFP_CRATE} = {{ version = \"={ZFP_CRATE_VERSION}\", \
+         default-features = false }}\n[workspace]\n"
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).expect("write manifest");
+    std::fs::write(dir.join("lib.rs"), "").expect("write lib.rs");
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("run cargo metadata");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = String::from_utf8_lossy(&out.stdout);
+    let tail = format!("{ZFP_CRATE}-{ZFP_CRATE_VERSION}/Cargo.toml\"");
+    let end =
+        json.find(&tail).expect("zfp-sys in cargo metadata") + tail.len() - "/Cargo.toml\"".len();
+    let start = json[..end].rfind('"').expect("manifest path") + 1;
+    PathBuf::from(json[start..end].replace("\\\\", "\\"))
+}
+
+/// zfp's public functions and variables: `stream_*` and `zfp_*`, renamed `oxzfp_*` by a
+/// header forced into every zfp source.
+fn zfp_prefix_header(src: &Path) -> String {
+    let mut names = std::collections::BTreeSet::new();
+    let files = [
+        "include/zfp.h",
+        "include/zfp/bitstream.h",
+        "include/zfp/bitstream.inl",
+    ];
+    for f in files.map(|f| src.join(f)) {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if (word.starts_with("zfp_") || word.starts_with("stream_"))
+                && word.chars().any(|c| c.is_ascii_lowercase())
+            {
+                names.insert(word.to_string());
+            }
+        }
+    }
+    names
+        .iter()
+        .map(|n| format!("#define {n} oxzfp_{n}\n"))
+        .collect()
+}
+
+/// Compiles zfp 1.0.1 into `liboxzfp.a` and links it.
+pub fn build() {
+    let root = zfp_crate_dir().join("zfp");
+    let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let header = out.join("oxzfp_prefix.h");
+    std::fs::write(&header, zfp_prefix_header(&root)).expect("write prefix header");
+    let src = root.join("src");
+    let mut files = vec![src.join("zfp.c"), src.join("bitstream.c")];
+    for d in 1..=4 {
+        for t in ["f", "d", "i", "l"] {
+            files.push(src.join(format!("encode{d}{t}.c")));
+            files.push(src.join(format!("decode{d}{t}.c")));
+        }
+    }
+    cc::Build::new()
+        .include(root.join("include"))
+        .flag("-include")
+        .flag(header.to_str().expect("UTF-8 path"))
+        .opt_level(3)
+        .define("NDEBUG", None)
+        .warnings(false)
+        .files(files)
+        .compile("oxzfp");
+}

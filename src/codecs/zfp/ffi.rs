@@ -1,0 +1,275 @@
+//! The few zfp 1.0.1 functions the codec calls (compiled by `build.rs`, names prefixed
+//! `oxzfp_`), and a safe owner of a zfp stream, bit stream and field.
+
+use std::ffi::{c_int, c_uint, c_void};
+
+#[repr(C)]
+struct ZfpStream {
+    _private: [u8; 0],
+}
+#[repr(C)]
+struct ZfpField {
+    _private: [u8; 0],
+}
+#[repr(C)]
+struct BitStream {
+    _private: [u8; 0],
+}
+
+/// zfp's scalar types (`zfp_type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
+pub(super) enum ScalarType {
+    /// `zfp_type_float`.
+    Float = 3,
+    /// `zfp_type_double`.
+    Double = 4,
+}
+
+extern "C" {
+    fn oxzfp_zfp_stream_open(stream: *mut BitStream) -> *mut ZfpStream;
+    fn oxzfp_zfp_stream_close(zfp: *mut ZfpStream);
+    fn oxzfp_zfp_stream_set_accuracy(zfp: *mut ZfpStream, tolerance: f64) -> f64;
+    fn oxzfp_zfp_stream_set_precision(zfp: *mut ZfpStream, precision: c_uint) -> c_uint;
+    fn oxzfp_zfp_stream_set_rate(
+        zfp: *mut ZfpStream,
+        rate: f64,
+        kind: ScalarType,
+        dims: c_uint,
+        align: c_int,
+    ) -> f64;
+    fn oxzfp_zfp_stream_maximum_size(zfp: *const ZfpStream, field: *const ZfpField) -> usize;
+    fn oxzfp_zfp_stream_set_bit_stream(zfp: *mut ZfpStream, stream: *mut BitStream);
+    fn oxzfp_zfp_stream_rewind(zfp: *mut ZfpStream);
+    fn oxzfp_stream_open(buffer: *mut c_void, bytes: usize) -> *mut BitStream;
+    fn oxzfp_stream_close(stream: *mut BitStream);
+    fn oxzfp_zfp_field_1d(p: *mut c_void, kind: ScalarType, nx: usize) -> *mut ZfpField;
+    fn oxzfp_zfp_field_2d(p: *mut c_void, kind: ScalarType, nx: usize, ny: usize) -> *mut ZfpField;
+    fn oxzfp_zfp_field_3d(
+        p: *mut c_void,
+        kind: ScalarType,
+        nx: usize,
+        ny: usize,
+        nz: usize,
+    ) -> *mut ZfpField;
+    fn oxzfp_zfp_field_4d(
+        p: *mut c_void,
+        kind: ScalarType,
+        nx: usize,
+        ny: usize,
+        nz: usize,
+        nw: usize,
+    ) -> *mut ZfpField;
+    fn oxzfp_zfp_field_free(field: *mut ZfpField);
+    fn oxzfp_zfp_compress(zfp: *mut ZfpStream, field: *const ZfpField) -> usize;
+    fn oxzfp_zfp_decompress(zfp: *mut ZfpStream, field: *mut ZfpField) -> usize;
+}
+
+/// How the stream trades size for accuracy.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Setting {
+    /// Fixed accuracy: absolute error tolerance.
+    Accuracy(f64),
+    /// Fixed precision: bit planes kept.
+    Precision(u32),
+    /// Fixed rate: bits per value (for `dims` dimensions, unaligned).
+    Rate(f64, u32),
+}
+
+/// A thread's zero-padded copy of the stream being decoded: `dirty` bytes at its start may
+/// be non-zero.
+#[derive(Default)]
+struct Padded {
+    buf: Vec<u8>,
+    dirty: usize,
+}
+
+thread_local! {
+    static PADDED: std::cell::RefCell<Padded> = std::cell::RefCell::new(Padded::default());
+}
+
+/// A zfp stream over an owned byte buffer, in one mode, with a field of one scalar type and
+/// shape (`dims`: fastest-varying dimension first, 1 to 4 of them).
+pub(super) struct Codec {
+    zfp: *mut ZfpStream,
+    bits: *mut BitStream,
+    field: *mut ZfpField,
+    kind: ScalarType,
+    items: usize,
+}
+
+impl Codec {
+    /// A stream in `setting` for fields of `kind` and shape `dims`; `None` for another
+    /// number of dimensions or an empty dimension.
+    pub(super) fn new(setting: Setting, kind: ScalarType, dims: &[usize]) -> Option<Codec> {
+        if !(1..=4).contains(&dims.len()) || dims.contains(&0) {
+            return None;
+        }
+        let items = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
+        let null: *mut c_void = std::ptr::null_mut();
+        // SAFETY: zfp allocates the stream and field metadata; a NULL data pointer is
+        // replaced before every use (see `bind`), and a NULL bit stream is allowed.
+        let (zfp, field) = unsafe {
+            let zfp = oxzfp_zfp_stream_open(null.cast());
+            let field = match *dims {
+                [x] => oxzfp_zfp_field_1d(null, kind, x),
+                [x, y] => oxzfp_zfp_field_2d(null, kind, x, y),
+                [x, y, z] => oxzfp_zfp_field_3d(null, kind, x, y, z),
+                [x, y, z, w] => oxzfp_zfp_field_4d(null, kind, x, y, z, w),
+                _ => std::ptr::null_mut(),
+            };
+            match setting {
+                Setting::Accuracy(t) => {
+                    oxzfp_zfp_stream_set_accuracy(zfp, t);
+                }
+                Setting::Precision(p) => {
+                    oxzfp_zfp_stream_set_precision(zfp, p);
+                }
+                Setting::Rate(r, d) => {
+                    oxzfp_zfp_stream_set_rate(zfp, r, kind, d, 0);
+                }
+            }
+            (zfp, field)
+        };
+        let c = Codec {
+            zfp,
+            bits: std::ptr::null_mut(),
+            field,
+            kind,
+            items,
+        };
+        (!zfp.is_null() && !field.is_null()).then_some(c)
+    }
+
+    /// Bytes of the field's data.
+    pub(super) fn field_bytes(&self) -> usize {
+        self.items * if self.kind == ScalarType::Float { 4 } else { 8 }
+    }
+
+    /// Upper bound of a compressed field in this mode.
+    pub(super) fn maximum_size(&self) -> usize {
+        // SAFETY: both objects are live; the bound depends only on the mode and shape.
+        unsafe { oxzfp_zfp_stream_maximum_size(self.zfp, self.field) }
+    }
+
+    /// Points the bit stream at `buf` (rewound).
+    fn bind(&mut self, buf: &mut [u8]) {
+        // SAFETY: the stream is live; the old bit stream (if any) is closed first; `buf`
+        // outlives the call that uses it (the callers bind right before coding).
+        unsafe {
+            if !self.bits.is_null() {
+                oxzfp_stream_close(self.bits);
+            }
+            self.bits = oxzfp_stream_open(buf.as_mut_ptr().cast(), buf.len());
+            oxzfp_zfp_stream_set_bit_stream(self.zfp, self.bits);
+            oxzfp_zfp_stream_rewind(self.zfp);
+        }
+    }
+
+    /// Compresses `input` (at least [`Codec::field_bytes`] long) into `out` (at least
+    /// [`Codec::maximum_size`] long); returns the compressed size (0 on failure).
+    pub(super) fn compress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
+        if input.len() < self.field_bytes() || out.len() < self.maximum_size() {
+            return 0;
+        }
+        self.bind(out);
+        // SAFETY: the field reads `field_bytes()` bytes of `input` (checked above) and the
+        // stream writes at most `maximum_size()` bytes into `out` (checked above).
+        let n = unsafe {
+            set_pointer(self.field, input.as_ptr().cast_mut().cast());
+            let n = oxzfp_zfp_compress(self.zfp, self.field);
+            set_pointer(self.field, std::ptr::null_mut());
+            n
+        };
+        self.unbind();
+        n
+    }
+
+    /// Decompresses `input` into `out` (at least [`Codec::field_bytes`] long); returns the
+    /// bytes zfp consumed (0 on failure). zfp reads its bit stream without bounds checks, so
+    /// the input is copied into a zero-padded buffer twice as long as the largest stream the
+    /// mode allows, beyond anything a decode can read.
+    pub(super) fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
+        if out.len() < self.field_bytes() {
+            return 0;
+        }
+        let room = self.maximum_size().saturating_mul(2).saturating_add(64);
+        PADDED
+            .with_borrow_mut(|p| self.decompress_padded(p, room.max(input.len() + 64), input, out))
+    }
+
+    /// [`Codec::decompress`] with `padded` (this thread's buffer) holding the stream
+    /// followed by zeroes up to `room` bytes.
+    fn decompress_padded(
+        &mut self,
+        p: &mut Padded,
+        room: usize,
+        input: &[u8],
+        out: &mut [u8],
+    ) -> usize {
+        if p.buf.len() < room {
+            p.buf.resize(room, 0);
+        }
+        let dirty = p.dirty.min(p.buf.len());
+        if dirty > input.len() {
+            p.buf[input.len()..dirty].fill(0);
+        }
+        p.buf[..input.len()].copy_from_slice(input);
+        p.dirty = input.len();
+        let padded = &mut p.buf[..room];
+        self.bind(padded);
+        // SAFETY: the field writes `field_bytes()` bytes into `out` (checked); the stream
+        // reads inside `padded` (see above), which lives until the bit stream is rebound or
+        // closed.
+        let n = unsafe {
+            set_pointer(self.field, out.as_mut_ptr().cast());
+            let n = oxzfp_zfp_decompress(self.zfp, self.field);
+            set_pointer(self.field, std::ptr::null_mut());
+            n
+        };
+        self.unbind();
+        n
+    }
+
+    /// Closes the bit stream (its buffer may go away).
+    fn unbind(&mut self) {
+        // SAFETY: the bit stream was opened by `bind` and is closed once.
+        unsafe {
+            if !self.bits.is_null() {
+                oxzfp_stream_close(self.bits);
+                self.bits = std::ptr::null_mut();
+                oxzfp_zfp_stream_set_bit_stream(self.zfp, std::ptr::null_mut());
+            }
+        }
+    }
+}
+
+extern "C" {
+    fn oxzfp_zfp_field_set_pointer(field: *mut ZfpField, p: *mut c_void);
+}
+
+/// Sets the data pointer of a field.
+///
+/// # Safety
+/// `field` must be live.
+unsafe fn set_pointer(field: *mut ZfpField, p: *mut c_void) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { oxzfp_zfp_field_set_pointer(field, p) }
+}
+
+impl Drop for Codec {
+    fn drop(&mut self) {
+        // SAFETY: every non-null object was made by zfp here and is freed once.
+        unsafe {
+            if !self.field.is_null() {
+                oxzfp_zfp_field_free(self.field);
+            }
+            if !self.zfp.is_null() {
+                oxzfp_zfp_stream_close(self.zfp);
+            }
+            if !self.bits.is_null() {
+                oxzfp_stream_close(self.bits);
+            }
+        }
+    }
+}
