@@ -161,6 +161,8 @@ fi
 # --- real users from PyPI ----------------------------------------------------------------
 # bloscpack 0.16 / python-blosc 1.11.4 / bcolz read what the CLI writes and the other way.
 check containers-check bash tools/containers-check.sh
+# A real dynamic plugin wheel (blosc2-openzl) loaded by ours and by the reference.
+check plugin-check bash tools/plugin-check.sh
 # The python-blosc2 wheel with our library preloaded: ours is the libblosc2 mapped, exports
 # every function the wheel's extension declares, and the wheel's NDArray work runs. The
 # wheel embeds its own static c-blosc2, so it never calls the preloaded library (exit 3 is
