@@ -143,9 +143,22 @@ impl Reference {
         dst: &mut [u8],
     ) -> Result<usize, i32> {
         let _l = self.guard();
+        self.compress_global_locked(g, clevel, doshuffle, typesize, src, dst)
+    }
+
+    /// `compress_global` for a caller that holds the guard.
+    fn compress_global_locked(
+        &self,
+        g: &Global,
+        clevel: i32,
+        doshuffle: i32,
+        typesize: i32,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> Result<usize, i32> {
         let name = CString::new(g.compname).expect("name");
-        // SAFETY: the reference's global API is serialised by the guard; all buffers are
-        // live slices whose lengths are passed as their sizes.
+        // SAFETY: the reference's global API is serialised by the caller's guard; all buffers
+        // are live slices whose lengths are passed as their sizes.
         unsafe {
             (self.set_compressor)(name.as_ptr());
             (self.set_splitmode)(g.splitmode);
@@ -177,28 +190,10 @@ impl Reference {
         dst: &mut [u8],
     ) -> Result<usize, i32> {
         let _l = self.guard();
+        // The variable is only read by the reference's global compressor, which the guard
+        // serialises.
         std::env::set_var("BLOSC_BLOSC1_COMPAT", "1");
-        let name = CString::new(g.compname).expect("name");
-        // SAFETY: as in `compress_global`; the variable is only read by the reference's
-        // global compressor, which the guard serialises.
-        let r = unsafe {
-            (self.set_compressor)(name.as_ptr());
-            (self.set_splitmode)(g.splitmode);
-            (self.set_blocksize)(g.blocksize);
-            (self.set_delta)(c_int::from(g.delta));
-            let n = (self.compress)(
-                clevel,
-                doshuffle,
-                typesize,
-                src.as_ptr().cast(),
-                src.len() as i32,
-                dst.as_mut_ptr().cast(),
-                dst.len() as i32,
-            );
-            (self.set_blocksize)(0);
-            (self.set_delta)(0);
-            rc(n)
-        };
+        let r = self.compress_global_locked(g, clevel, doshuffle, typesize, src, dst);
         std::env::remove_var("BLOSC_BLOSC1_COMPAT");
         r
     }
