@@ -115,13 +115,18 @@ impl SuperChunk {
         SuperChunk::from_opened(Frame::Contiguous(f), opened, storage)
     }
 
-    /// Wraps an in-memory contiguous frame held in `buffer`.
+    /// Wraps an in-memory contiguous frame held in `buffer` (exactly the frame's bytes).
     pub fn from_buffer(buffer: Box<dyn FrameBuffer>) -> Result<SuperChunk> {
-        if buffer.bytes().len() < crate::frame::header::HEADER_MINLEN {
+        let len = buffer.bytes().len();
+        if len < crate::frame::header::HEADER_MINLEN {
             return Err(Error::ReadBuffer);
         }
         let stream = Box::new(MemoryStream::new(buffer));
         let (f, opened) = CFrame::open(stream, 0, false)?;
+        // A buffer holds exactly one frame (the reference refuses trailing bytes).
+        if f.len() != len as u64 {
+            return Err(Error::InvalidHeader);
+        }
         let storage = Storage {
             contiguous: true,
             ..Storage::default()

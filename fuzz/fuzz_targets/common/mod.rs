@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use blosc2::chunk::Header;
-use blosc2::constants::MAX_OVERHEAD;
+use blosc2::constants::{DOBITSHUFFLE, INSTR_CODEC, MAX_OVERHEAD, UDCODEC_FORMAT};
 use blosc2::frame::{offsets, trailer, FrameHeader};
 use blosc2::schunk::SuperChunk;
 use blosc2::{CParams, Context, DParams};
@@ -143,10 +143,50 @@ pub fn chunk_mutate(data: &[u8]) {
     }
 }
 
+/// How much of a chunk's decoding this library and the reference 3.3.5 must agree on.
+#[derive(PartialEq)]
+enum Comparable {
+    /// Every byte.
+    All,
+    /// The first bytes: the reference fills the rest from uninitialised memory.
+    Prefix(usize),
+    /// Nothing: the chunk uses something only the reference has.
+    No,
+}
+
+/// What of `chunk`'s decoding is comparable (the documented differences):
+/// - c-blosc 1.x bitshuffled chunks whose size is not a multiple of the typesize: the
+///   reference leaves the trailing `nbytes % typesize` bytes uninitialised (corpus
+///   manifest, `blosc1/b013_*`);
+/// - instrumented chunks (blosc2 flags bit 7) decode to instrumentation records there;
+/// - filters and codecs of the reference's plugin registry (ids 32 and up: NDLZ, ZFP,
+///   NDCELL, NDMEAN, ...) not built into this library yet.
+fn comparable(chunk: &[u8]) -> Comparable {
+    let Ok(h) = Header::parse(chunk) else {
+        return Comparable::All;
+    };
+    let plugin = h.is_extended()
+        && (h.filters.iter().any(|&f| f >= 32) || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
+    if plugin || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
+        return Comparable::No;
+    }
+    let ts = usize::from(h.typesize);
+    let nbytes = h.nbytes.max(0) as usize;
+    if !h.is_extended() && h.flags & DOBITSHUFFLE != 0 && nbytes % ts != 0 {
+        return Comparable::Prefix(nbytes - nbytes % ts);
+    }
+    Comparable::All
+}
+
 /// Any bytes as a chunk, decompressed by this library and by the reference c-blosc2
 /// (see [`reference`]) into destinations as large as the header claims (capped at
-/// [`MAX_OUT`]): the same bytes, or both an error.
+/// [`MAX_OUT`]): the same bytes, or both an error (see [`comparable`] for the documented
+/// exceptions).
 pub fn differential(chunk: &[u8]) {
+    let how = comparable(chunk);
+    if how == Comparable::No {
+        return;
+    }
     let Ok(len) = i32::try_from(chunk.len()) else {
         return;
     };
@@ -165,7 +205,11 @@ pub fn differential(chunk: &[u8]) {
                 "ours decoded {n} bytes, the reference failed with {rc}"
             );
             assert_eq!(n, rc as usize, "decoded sizes differ");
-            assert!(ours[..n] == theirs[..n], "decoded bytes differ");
+            let k = match how {
+                Comparable::Prefix(k) => k.min(n),
+                _ => n,
+            };
+            assert!(ours[..k] == theirs[..k], "decoded bytes differ");
         }
         Err(e) => assert!(
             rc < 0,
@@ -176,7 +220,8 @@ pub fn differential(chunk: &[u8]) {
 
 /// Any bytes as an in-memory contiguous frame, opened by this library and by the
 /// reference: both open it or both refuse it, and then give the same metalayers,
-/// variable-length metalayers and chunks (or both an error for each).
+/// variable-length metalayers and chunks (or both an error for each; chunks whose decoding
+/// is not [`comparable`] are skipped).
 pub fn differential_frame(data: &[u8]) {
     let theirs = reference::get().open_frame(data);
     let ours = SuperChunk::from_cframe(data);
@@ -204,6 +249,9 @@ pub fn differential_frame(data: &[u8]) {
     }
     let chunksize = i64::from(ours.chunksize()).clamp(0, MAX_OUT as i64) as usize;
     for n in 0..ours.nchunks().min(16) + 1 {
+        if ours.chunk(n).is_ok_and(|c| comparable(&c) != Comparable::All) {
+            continue;
+        }
         let mut a = vec![0u8; chunksize];
         let mut b = vec![0u8; chunksize];
         let o = ours.decompress_chunk(n, &mut a);

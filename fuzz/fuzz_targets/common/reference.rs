@@ -97,7 +97,7 @@ impl Reference {
         let mut copy = bytes.to_vec();
         // SAFETY: a live buffer of the given length, copied by the callee (copy = true).
         let sc = unsafe { (self.from_buffer)(copy.as_mut_ptr(), copy.len() as i64, true) };
-        (!sc.is_null()).then_some(Frame { r: self, sc })
+        (!sc.is_null()).then(|| Frame { r: self, sc })
     }
 }
 
