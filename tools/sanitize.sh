@@ -57,29 +57,41 @@ cmake --build "$build" -j "$jobs" > "$build.build.log"
 
 # Reports go to one log file per process (log_path), which is searched below.
 # - verify_asan_link_order=0: the swap tests LD_PRELOAD our library ahead of the runtime;
+# - halt_on_error=0: the reference library the cross tests load is not instrumented, but
+#   its memcpy calls are intercepted; a report there (its blosc2_vlcompress_ctx copies
+#   overlapping ranges) must not end the test. Our instrumented code still aborts on its
+#   first report (it is not built to recover);
 # - detect_leaks=0: the worker threads of thread pools still running at exit hold their
 #   allocations (and the test programs do not free everything on their error paths).
 reports="$build/reports"
 mkdir -p "$reports"
-export ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0:abort_on_error=0:log_path=$reports/asan:${ASAN_OPTIONS:-}"
+export ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0:halt_on_error=0:log_path=$reports/asan:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan:${UBSAN_OPTIONS:-}"
 echo "==> ctest (ours, sanitized)"
 status=0
 (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 1800 "$@") ||
   status=$?
 
-# Reports whose stacks are in the reference library only (the cross tests load it; its
-# memcpy and friends are intercepted) are listed but not counted against us.
+# Each report is attributed to the first frame of its stack outside the sanitizer runtime:
+# the reference library (the cross tests load it; its memcpy and friends are intercepted),
+# which is listed but not counted against us, or our library and the test programs.
 found=0
-shopt -s nullglob
-for f in "$reports"/*; do
-  if grep -q "$refdir" "$f" && ! grep -qE "$libdir|blosc2::|/ctest/" "$f"; then
-    echo "report in the reference library only: $f"
-    continue
-  fi
-  echo "==> sanitizer report $f"
-  cat "$f"
-  found=$((found + 1))
-done
-echo "==> sanitize: ctest status $status, $found sanitizer report(s), $((SECONDS - start)) s"
+python3 - "$reports" "$refdir" << 'EOF' || found=$?
+import os, re, sys
+reports, ref = sys.argv[1:3]
+counted = 0
+for name in sorted(os.listdir(reports)):
+    text = open(os.path.join(reports, name), errors="replace").read()
+    frames = [l for l in text.splitlines() if re.match(r"\s+#\d+ 0x", l)]
+    first = next((l for l in frames if not re.search(r"libsanitizer|libasan|libubsan", l)), "")
+    if ref in first:
+        error = next((l for l in text.splitlines() if "ERROR:" in l), "")
+        print(f"report in the reference library (not counted): {name}: {error}")
+        continue
+    counted += 1
+    print(f"==> sanitizer report {name}\n{text}")
+print(f"{counted} sanitizer report(s) in our library or the test programs")
+sys.exit(1 if counted else 0)
+EOF
+echo "==> sanitize: ctest status $status, $((SECONDS - start)) s"
 [ "$status" -eq 0 ] && [ "$found" -eq 0 ]
