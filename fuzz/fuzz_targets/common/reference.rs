@@ -101,6 +101,27 @@ impl Reference {
     }
 }
 
+impl Reference {
+    /// Whether the reference opens the frame `bytes`, tried in a child process: its error
+    /// paths crash on some hostile frames (an invalid free in `blosc2_schunk_free` called by
+    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing.
+    pub fn opens_frame_in_child(&self, bytes: &[u8]) -> bool {
+        // SAFETY: the child only opens and frees the frame through the reference, then
+        // leaves with _exit (no destructors, no atexit handlers of the parent).
+        unsafe {
+            let pid = libc::fork();
+            assert!(pid >= 0, "fork failed");
+            if pid == 0 {
+                let opened = self.open_frame(bytes).is_some();
+                libc::_exit(i32::from(opened));
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 1
+        }
+    }
+}
+
 /// A super-chunk opened by the reference, freed on drop.
 pub struct Frame<'a> {
     r: &'a Reference,
