@@ -166,13 +166,14 @@ fn comparable(chunk: &[u8]) -> Comparable {
         return Comparable::All;
     };
     let plugin = h.is_extended()
-        && (h.filters.iter().any(|&f| f >= 32) || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
+        && (h.filters.iter().any(|&f| f >= 32)
+            || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
     if plugin || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
         return Comparable::No;
     }
     let ts = usize::from(h.typesize);
     let nbytes = h.nbytes.max(0) as usize;
-    if !h.is_extended() && h.flags & DOBITSHUFFLE != 0 && nbytes % ts != 0 {
+    if !h.is_extended() && h.flags & DOBITSHUFFLE != 0 && !nbytes.is_multiple_of(ts) {
         return Comparable::Prefix(nbytes - nbytes % ts);
     }
     Comparable::All
@@ -232,7 +233,9 @@ pub fn differential_frame(data: &[u8]) {
         return;
     };
     assert!(theirs_open, "ours opened a frame the reference refuses");
-    let theirs = r.open_frame(data).expect("the reference opened it in a child");
+    let theirs = r
+        .open_frame(data)
+        .expect("the reference opened it in a child");
     for m in ours.metalayers().to_vec() {
         assert_eq!(
             theirs.meta(&m.name).as_ref(),
@@ -248,7 +251,10 @@ pub fn differential_frame(data: &[u8]) {
     }
     let chunksize = i64::from(ours.chunksize()).clamp(0, MAX_OUT as i64) as usize;
     for n in 0..ours.nchunks().min(16) + 1 {
-        if ours.chunk(n).is_ok_and(|c| comparable(&c) != Comparable::All) {
+        if ours
+            .chunk(n)
+            .is_ok_and(|c| comparable(&c) != Comparable::All)
+        {
             continue;
         }
         let mut a = vec![0u8; chunksize];
