@@ -14,6 +14,9 @@
 # target/fuzz-logs/<target>.log and summarised: executions, coverage (edges), features,
 # corpus size, peak RSS, executions per second.
 #
+# With FUZZ_KEEP_GOING=1 libFuzzer runs in fork mode and keeps fuzzing past findings
+# (-fork=1 -ignore_crashes=1 ...), so that a campaign collects every finding it meets.
+#
 # usage: bash tools/fuzz.sh [SECONDS | -runs=RUNS] [TARGET...]
 #   targets: chunk_decode chunk_mutate differential differential_frame frame_read frame_file
 #            frame_meta sframe_index roundtrip schunk_ops (all by default)
@@ -106,6 +109,10 @@ for d in glob.glob(shared + "/**/", recursive=True):
 EOF
 
 logs="$root/target/fuzz-logs"
+keep_going=()
+if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
+  keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+fi
 mkdir -p "$logs"
 status=0
 for target in "${targets[@]}"; do
@@ -115,11 +122,11 @@ for target in "${targets[@]}"; do
   # a run may use 2 GiB.
   ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" cargo +nightly fuzz run -O \
     "$target" "corpus/$target" -- "$stop" -rss_limit_mb=2048 -max_len=1048576 \
-    -print_final_stats=1 -detect_leaks=0 > "$logs/$target.log" 2>&1 || true
+    -print_final_stats=1 -detect_leaks=0 "${keep_going[@]}" > "$logs/$target.log" 2>&1 || true
   grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|SUMMARY|Test unit written|thread .* panicked)' \
     "$logs/$target.log" | sed 's/^/    /' || true
-  grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE|INITED)' "$logs/$target.log" | tail -n 1 |
-    sed -E 's/^#([0-9]+) +[A-Z]+ +/    last status: \1 execs, /' || true
+  grep -E '^#[0-9]+(:| +(DONE|pulse|NEW|REDUCE|INITED))' "$logs/$target.log" | tail -n 1 |
+    sed -E 's/^#([0-9]+):? +([A-Z]+ +)?/    last status: \1 execs, /' || true
   if [ -n "$(ls -A "artifacts/$target" 2> /dev/null)" ]; then
     echo "    FOUND: $(ls "artifacts/$target")"
     status=1

@@ -104,8 +104,11 @@ impl Reference {
 impl Reference {
     /// Whether the reference opens the frame `bytes`, tried in a child process: its error
     /// paths crash on some hostile frames (an invalid free in `blosc2_schunk_free` called by
-    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing.
+    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing. The child's exit
+    /// status says "opened" only as 42 (a sanitizer's own exit status is 1).
     pub fn opens_frame_in_child(&self, bytes: &[u8]) -> bool {
+        const OPENED: i32 = 42;
+        const REFUSED: i32 = 43;
         // SAFETY: the child only opens and frees the frame through the reference, then
         // leaves with _exit (no destructors, no atexit handlers of the parent).
         unsafe {
@@ -113,11 +116,11 @@ impl Reference {
             assert!(pid >= 0, "fork failed");
             if pid == 0 {
                 let opened = self.open_frame(bytes).is_some();
-                libc::_exit(i32::from(opened));
+                libc::_exit(if opened { OPENED } else { REFUSED });
             }
             let mut status = 0;
             libc::waitpid(pid, &mut status, 0);
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 1
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == OPENED
         }
     }
 }
