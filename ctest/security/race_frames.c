@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #endif
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static double g_seconds = 2.0;
 static const char *g_dir;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static long g_failures, g_reads, g_refused, g_writes;
-static volatile int g_stop;
+static atomic_int g_stop;
 
 static void fail(int line, const char *what, long long a, long long b) {
   pthread_mutex_lock(&g_mu);
@@ -130,7 +131,7 @@ static void *writer(void *arg) {
   blosc2_context *cctx = blosc2_create_cctx(cp);
   int32_t *buf = malloc(sizeof(int32_t) * ITEMS);
   uint8_t *chunk = malloc(sizeof(int32_t) * ITEMS + BLOSC2_MAX_OVERHEAD);
-  for (int32_t v = 1; !g_stop; v++) {
+  for (int32_t v = 1; !atomic_load(&g_stop); v++) {
     int64_t n = v % NCHUNKS;
     fill(buf, n, v);
     int csize = blosc2_compress_ctx(cctx, buf, sizeof(int32_t) * ITEMS, chunk,
@@ -157,7 +158,7 @@ static void *reader(void *arg) {
   if (!sc) return NULL;
   int32_t *out = malloc(sizeof(int32_t) * ITEMS);
   long reads = 0, refused = 0;
-  for (int64_t k = 0; !g_stop; k++) {
+  for (int64_t k = 0; !atomic_load(&g_stop); k++) {
     int64_t n = k % NCHUNKS;
     int rc = (k & 1) ? blosc2_schunk_decompress_chunk(sc, n, out, sizeof(int32_t) * ITEMS)
                      : blosc2_schunk_get_slice_buffer(sc, n * ITEMS, (n + 1) * ITEMS, out);
@@ -191,7 +192,7 @@ static void shared_file(bool contiguous) {
   }
   free(buf);
   blosc2_schunk_free(sc);
-  g_stop = 0;
+  atomic_store(&g_stop, 0);
   pthread_t w, r[NREADERS];
   pthread_create(&w, NULL, writer, NULL);
   for (int i = 0; i < NREADERS; i++) pthread_create(&r[i], NULL, reader, NULL);
@@ -200,7 +201,7 @@ static void shared_file(bool contiguous) {
     struct timespec ts = {0, 20 * 1000 * 1000};
     nanosleep(&ts, NULL);
   }
-  g_stop = 1;
+  atomic_store(&g_stop, 1);
   pthread_join(w, NULL);
   for (int i = 0; i < NREADERS; i++) pthread_join(r[i], NULL);
   printf("shared %s file: %ld updates, %ld whole reads, %ld refused reads\n",
