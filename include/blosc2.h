@@ -2013,7 +2013,8 @@ BLOSC_EXPORT int16_t blosc2_get_nthreads(void);
 /**
  * The indices of the chunks a slice touches, in a malloc'd `*chunks_idx`; returns their
  * number. `start`/`stop` hold one position per dimension of a "b2nd" array, or one
- * item position otherwise.
+ * item position otherwise. A super-chunk without chunks or "b2nd" metalayer touches no
+ * chunk: 0 and a NULL `*chunks_idx`.
  *
  * # Safety
  * `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.
@@ -2142,11 +2143,14 @@ BLOSC_EXPORT int blosc2_register_codec(struct blosc2_codec *codec);
 BLOSC_EXPORT int blosc2_register_filter(struct blosc2_filter *filter);
 
 /**
- * Registers a user I/O backend (id 160..=255); 0, `-30` for a bad id, a taken id or name,
- * or a full table, `-12` for NULL.
+ * Registers a user I/O backend (id 160..=255), keeping a copy of the struct as given;
+ * 0 (also for an id registered again under the same name), `-30` for a low id, an id
+ * taken under another name or a full table, `-12` for NULL. As in the reference, `name`
+ * is read only when the id is already registered.
  *
  * # Safety
- * `io` must be NULL or a valid `blosc2_io_cb` with a NUL-terminated name.
+ * `io` must be NULL or a valid `blosc2_io_cb`; its `name` must be a NUL-terminated
+ * string (or NULL) when its id is already registered.
  */
 BLOSC_EXPORT int blosc2_register_io_cb(const struct blosc2_io_cb *io);
 
@@ -2494,7 +2498,8 @@ int64_t blosc2_schunk_to_buffer(struct blosc2_schunk *schunk,
                                 bool *needs_free);
 
 /**
- * Writes the super-chunk as a contiguous frame file; returns the bytes written.
+ * Writes the super-chunk as a contiguous frame file (a `file:///` prefix is dropped, as in
+ * the reference); returns the bytes written.
  *
  * # Safety
  * `schunk` must be live and `urlpath` NULL or a NUL-terminated string.

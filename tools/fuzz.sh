@@ -19,7 +19,7 @@
 #
 # usage: bash tools/fuzz.sh [SECONDS | -runs=RUNS] [TARGET...]
 #   targets: chunk_decode chunk_mutate differential differential_frame frame_read frame_file
-#            frame_meta sframe_index roundtrip schunk_ops (all by default)
+#            frame_meta sframe_index roundtrip schunk_ops io_backends (all by default)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root/fuzz"
@@ -31,7 +31,7 @@ case $limit in
 esac
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(chunk_decode chunk_mutate differential differential_frame
-  frame_read frame_file frame_meta sframe_index roundtrip schunk_ops)
+  frame_read frame_file frame_meta sframe_index roundtrip schunk_ops io_backends)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked
@@ -55,7 +55,7 @@ def put(target, data):
     if not os.path.exists(p):
         open(p, "wb").write(data)
 
-for t in ("roundtrip", "schunk_ops"):
+for t in ("roundtrip", "schunk_ops", "io_backends"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 # chunk_mutate: codec, flags, typesize, no edits, then data (dictionary and VL variants).
 text = b"".join(b"row %05d: value %d;" % (i, i * i % 977) for i in range(2000))

@@ -105,10 +105,12 @@ typedef struct blosc2_stdio_params {
 } blosc2_stdio_params;
 
 /**
- * Closes a stream from `blosc2_stdio_open`; the `fclose` result, or -1 for NULL.
+ * Closes a stream from `blosc2_stdio_open` and frees it; the `fclose` result, or -1 for a
+ * NULL stream or `file` (left as it is).
  *
  * # Safety
- * `stream` must be NULL or a live stream from `blosc2_stdio_open`.
+ * `stream` must be NULL, a live stream from `blosc2_stdio_open`, or a stream whose `file`
+ * is NULL.
  */
 BLOSC_EXPORT int blosc2_stdio_close(void *stream);
 
@@ -123,29 +125,33 @@ BLOSC_EXPORT int blosc2_stdio_destroy(void *params);
 BLOSC_EXPORT int blosc2_stdio_mmap_close(void *stream);
 
 /**
- * Unmaps and closes the file (trimming it to its size), freeing the block when it was
- * heap-allocated (`needs_free`); 0 or -1.
+ * Unmaps and closes the file (after syncing a writable shared mapping), frees the path
+ * copy and, when `needs_free` is set, the block; 0, or -1 for NULL, a block that was never
+ * opened, or a failed step.
  *
  * # Safety
- * `params` must be NULL or a block from `blosc2_stdio_mmap_open`, unused afterwards.
+ * `params` must be NULL or a valid block, unused afterwards when `needs_free` is set.
  */
 BLOSC_EXPORT int blosc2_stdio_mmap_destroy(void *params);
 
 /**
  * Opens and maps `urlpath` in the mode of the `blosc2_stdio_mmap` block `params`
- * ("r", "r+", "w+" or "c"); returns `params`, or NULL.
+ * ("r", "r+", "w+" or "c"); returns `params` (also when it already maps the same path),
+ * or NULL. The block's `mode` is cleared once opened, as in the reference.
  *
  * # Safety
- * `urlpath` must be a NUL-terminated string and `params` a valid block.
+ * `urlpath` must be NULL or a NUL-terminated string and `params` NULL or a valid block
+ * whose `mode` is NULL or a NUL-terminated string.
  */
 BLOSC_EXPORT void *blosc2_stdio_mmap_open(const char *urlpath, const char *mode, void *params);
 
 /**
- * Points `*ptr` at `nitems` items of `size` bytes at `position` inside the mapping;
- * the items available (0 on error).
+ * Points `*ptr` at `nitems` items of `size` bytes at `position` inside the mapping and
+ * returns `nitems`; on any rejection (bad arguments, an overflowing range, a range past
+ * the end of the file) sets `*ptr` to NULL and returns 0. A NULL `ptr` returns 0.
  *
  * # Safety
- * `ptr` must be writable and `stream` an open block.
+ * `ptr` must be NULL or writable and `stream` NULL or a valid block.
  */
 BLOSC_EXPORT
 int64_t blosc2_stdio_mmap_read(void **ptr,
@@ -155,26 +161,30 @@ int64_t blosc2_stdio_mmap_read(void **ptr,
                                void *stream);
 
 /**
- * The size of the mapped file, or -1.
+ * The size of the mapped file, or -1 for a NULL stream.
  *
  * # Safety
- * `stream` must be NULL or an open block.
+ * `stream` must be NULL or a valid block.
  */
 BLOSC_EXPORT int64_t blosc2_stdio_mmap_size(void *stream);
 
 /**
- * Sets the file size; 0 or -1.
+ * Sets the file size (the file itself only outside copy-on-write mode); 0, or -1 for a
+ * NULL stream, a negative size or a failed resize.
  *
  * # Safety
- * `stream` must be an open block.
+ * `stream` must be NULL or a valid block.
  */
 BLOSC_EXPORT int blosc2_stdio_mmap_truncate(void *stream, int64_t size);
 
 /**
- * Writes `nitems` items of `size` bytes at `position`; the items written (0 on error).
+ * Writes `nitems` items of `size` bytes at `position`, growing the file and the mapping
+ * (to twice the new size) as needed; `nitems`, or 0 when nothing was written (bad
+ * arguments, a zero byte count, an overflowing range, a read-only or unopened block, or a
+ * failed resize).
  *
  * # Safety
- * `ptr` must be readable for `size * nitems` bytes and `stream` an open block.
+ * `ptr` must be readable for `size * nitems` bytes and `stream` NULL or a valid block.
  */
 BLOSC_EXPORT
 int64_t blosc2_stdio_mmap_write(const void *ptr,
@@ -184,18 +194,19 @@ int64_t blosc2_stdio_mmap_write(const void *ptr,
                                 void *stream);
 
 /**
- * Opens `urlpath` with `fopen` semantics; a heap `blosc2_stdio_file*`, or NULL.
+ * Opens `urlpath` with `fopen` semantics; a malloc'd `blosc2_stdio_file*`, or NULL.
  *
  * # Safety
- * `urlpath` and `mode` must be NUL-terminated strings.
+ * `urlpath` and `mode` must be NULL or NUL-terminated strings.
  */
 BLOSC_EXPORT void *blosc2_stdio_open(const char *urlpath, const char *mode, void *params);
 
 /**
- * Reads `nitems` items of `size` bytes at `position` into `*ptr`; the items read.
+ * Reads `nitems` items of `size` bytes at `position` into the buffer at `*ptr`; the items
+ * read (0 for bad arguments, a NULL stream, `file` or buffer, or an overflowing count).
  *
  * # Safety
- * `*ptr` must be writable for `size * nitems` bytes; `stream` a live stream.
+ * `*ptr` must be writable for `size * nitems` bytes; `stream` NULL or a stream.
  */
 BLOSC_EXPORT
 int64_t blosc2_stdio_read(void **ptr,
@@ -205,26 +216,28 @@ int64_t blosc2_stdio_read(void **ptr,
                           void *stream);
 
 /**
- * The size of the stream in bytes, or -1.
+ * The size of the stream in bytes (the file position is restored), or -1.
  *
  * # Safety
- * `stream` must be NULL or a live stream from `blosc2_stdio_open`.
+ * `stream` must be NULL or a stream from `blosc2_stdio_open`.
  */
 BLOSC_EXPORT int64_t blosc2_stdio_size(void *stream);
 
 /**
- * Truncates (or extends) the stream to `size` bytes; 0 or -1.
+ * Truncates (or extends) the stream to `size` bytes; 0, or -1 (also for a NULL stream or
+ * `file` and a negative size).
  *
  * # Safety
- * `stream` must be a live stream from `blosc2_stdio_open`.
+ * `stream` must be NULL or a stream from `blosc2_stdio_open`.
  */
 BLOSC_EXPORT int blosc2_stdio_truncate(void *stream, int64_t size);
 
 /**
- * Writes `nitems` items of `size` bytes at `position`; the number of items written.
+ * Writes `nitems` items of `size` bytes at `position`; the number of items written (0 for
+ * bad arguments, a NULL stream or `file`, or a byte count that overflows).
  *
  * # Safety
- * `ptr` must be readable for `size * nitems` bytes; `stream` a live stream.
+ * `ptr` must be readable for `size * nitems` bytes; `stream` NULL or a stream.
  */
 BLOSC_EXPORT
 int64_t blosc2_stdio_write(const void *ptr,

@@ -268,7 +268,7 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
 }
 
 /// The super-chunk a decompression context is bound to (`dparams.schunk`), or NULL.
-fn bound_schunk(h: &Handle) -> *mut blosc2_schunk {
+pub(crate) fn bound_schunk(h: &Handle) -> *mut blosc2_schunk {
     h.dparams()
         .map_or(std::ptr::null_mut(), |d| d.schunk.cast())
 }

@@ -32,7 +32,8 @@ pub unsafe extern "C" fn blosc2_frame_get_offsets(schunk: *mut blosc2_schunk) ->
 
 /// The indices of the chunks a slice touches, in a malloc'd `*chunks_idx`; returns their
 /// number. `start`/`stop` hold one position per dimension of a "b2nd" array, or one
-/// item position otherwise.
+/// item position otherwise. A super-chunk without chunks or "b2nd" metalayer touches no
+/// chunk: 0 and a NULL `*chunks_idx`.
 ///
 /// # Safety
 /// `schunk` must be NULL or live; `start` and `stop` readable; `chunks_idx` writable.
@@ -53,11 +54,16 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
         // SAFETY: forwarded caller guarantees.
         unsafe {
             with_schunk(schunk, |b| {
-                let ndim = b
+                let nd_meta = b
                     .core
                     .metalayers()
                     .iter()
-                    .find(|m| m.name == "b2nd" || m.name == "caterva")
+                    .find(|m| m.name == "b2nd" || m.name == "caterva");
+                if nd_meta.is_none() && b.core.nchunks() == 0 {
+                    *chunks_idx = std::ptr::null_mut();
+                    return Ok(0);
+                }
+                let ndim = nd_meta
                     .and_then(|m| m.content.get(2).copied())
                     .map_or(1, |n| usize::from(n).min(16));
                 let idx = b.core.slice_chunks(

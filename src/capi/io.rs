@@ -1,7 +1,7 @@
 //! I/O backends in the C API: the table behind `blosc2_register_io_cb`/`blosc2_get_io_cb`,
 //! the adapter that runs user callbacks as a Rust backend, and path helpers.
 
-use std::ffi::{c_char, c_int, c_void, CString};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -11,10 +11,10 @@ use super::types::{blosc2_io, blosc2_io_cb};
 use crate::error::{Error, Result};
 use crate::io::{Io, OpenMode, Stream, IO_FILESYSTEM, IO_FILESYSTEM_MMAP};
 
-/// A registered user backend: the C table entry and its name.
+/// A registered user backend: the caller's table entry, copied as it was given (its `name`
+/// pointer included, which is only read when the same id is registered again).
 struct Entry {
     cb: Box<blosc2_io_cb>,
-    _name: CString,
 }
 
 // SAFETY: entries are only read after registration; the callbacks are the user's
@@ -51,9 +51,9 @@ impl Io for CallbackIo {
         self.cb.id
     }
 
+    /// Empty: the C name stays in the caller's table entry and is not read here.
     fn name(&self) -> &str {
-        // SAFETY: the name was registered as a NUL-terminated string we keep.
-        unsafe { c_str(self.cb.name) }.unwrap_or("")
+        ""
     }
 
     fn open(&self, path: &Path, mode: OpenMode) -> Result<Box<dyn Stream>> {
@@ -158,11 +158,27 @@ pub(crate) unsafe fn backend_for(io: &blosc2_io) -> Option<Arc<dyn Io>> {
     }
 }
 
-/// Registers a user I/O backend (id 160..=255); 0, `-30` for a bad id, a taken id or name,
-/// or a full table, `-12` for NULL.
+/// Whether two C backend names are equal (NULL equals only NULL).
 ///
 /// # Safety
-/// `io` must be NULL or a valid `blosc2_io_cb` with a NUL-terminated name.
+/// Both pointers must be NULL or NUL-terminated strings.
+unsafe fn same_name(a: *const c_char, b: *const c_char) -> bool {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => true,
+        // SAFETY: both non-NULL and NUL-terminated per the caller.
+        (false, false) => unsafe { CStr::from_ptr(a) == CStr::from_ptr(b) },
+        _ => false,
+    }
+}
+
+/// Registers a user I/O backend (id 160..=255), keeping a copy of the struct as given;
+/// 0 (also for an id registered again under the same name), `-30` for a low id, an id
+/// taken under another name or a full table, `-12` for NULL. As in the reference, `name`
+/// is read only when the id is already registered.
+///
+/// # Safety
+/// `io` must be NULL or a valid `blosc2_io_cb`; its `name` must be a NUL-terminated
+/// string (or NULL) when its id is already registered.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_io_cb(io: *const blosc2_io_cb) -> c_int {
     guard(Error::Failure.code(), || {
@@ -170,30 +186,22 @@ pub unsafe extern "C" fn blosc2_register_io_cb(io: *const blosc2_io_cb) -> c_int
         let Some(cb) = (unsafe { io.as_ref() }) else {
             return Error::InvalidParam.code();
         };
-        // SAFETY: forwarded caller guarantee on the name.
-        let name = unsafe { c_str(cb.name) }.unwrap_or("");
-        let Ok(cname) = CString::new(name) else {
-            return Error::InvalidParam.code();
-        };
+        if let Some(e) = table().iter().find(|e| e.cb.id == cb.id) {
+            // SAFETY: forwarded caller guarantee on both names.
+            return if unsafe { same_name(e.cb.name, cb.name) } {
+                0
+            } else {
+                Error::PluginIo.code()
+            };
+        }
         let adapter = Arc::new(CallbackIo {
             cb: *cb,
             params: std::ptr::null_mut(),
         });
-        let same = table()
-            .iter()
-            .any(|e| e.cb.id == cb.id && e._name.as_bytes() == name.as_bytes());
-        if same {
-            return 0;
-        }
         if let Err(e) = crate::io::register(adapter) {
             return e.code();
         }
-        let mut entry = Entry {
-            cb: Box::new(*cb),
-            _name: cname,
-        };
-        entry.cb.name = entry._name.as_ptr() as *mut c_char;
-        table().push(entry);
+        table().push(Entry { cb: Box::new(*cb) });
         0
     })
 }

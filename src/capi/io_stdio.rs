@@ -66,10 +66,31 @@ pub(crate) unsafe fn mmap_from_params(params: *mut c_void) -> MmapIo {
     io
 }
 
-/// Opens `urlpath` with `fopen` semantics; a heap `blosc2_stdio_file*`, or NULL.
+/// The open `FILE*` behind a stream; `None` for a NULL stream or a NULL `file`.
 ///
 /// # Safety
-/// `urlpath` and `mode` must be NUL-terminated strings.
+/// `stream` must be NULL or point to a readable `blosc2_stdio_file`.
+unsafe fn file_of(stream: *mut c_void) -> Option<*mut libc::FILE> {
+    // SAFETY: forwarded caller guarantee.
+    let s = unsafe { stream.cast::<blosc2_stdio_file>().as_ref() }?;
+    (!s.file.is_null()).then_some(s.file)
+}
+
+/// `size * nitems` as a byte count, when both are non-negative, the product fits and the
+/// range from `position` does not overflow.
+fn byte_count(size: i64, nitems: i64, position: i64) -> Option<usize> {
+    if size < 0 || nitems < 0 || position < 0 {
+        return None;
+    }
+    let n = size.checked_mul(nitems)?;
+    position.checked_add(n)?;
+    usize::try_from(n).ok()
+}
+
+/// Opens `urlpath` with `fopen` semantics; a malloc'd `blosc2_stdio_file*`, or NULL.
+///
+/// # Safety
+/// `urlpath` and `mode` must be NULL or NUL-terminated strings.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_open(
     urlpath: *const c_char,
@@ -86,52 +107,77 @@ pub unsafe extern "C" fn blosc2_stdio_open(
         if f.is_null() {
             return std::ptr::null_mut();
         }
-        Box::into_raw(Box::new(blosc2_stdio_file { file: f })).cast()
+        // SAFETY: a fresh block of the struct's size, checked before it is written.
+        unsafe {
+            let p =
+                libc::malloc(std::mem::size_of::<blosc2_stdio_file>()).cast::<blosc2_stdio_file>();
+            if p.is_null() {
+                libc::fclose(f);
+                return std::ptr::null_mut();
+            }
+            p.write(blosc2_stdio_file { file: f });
+            p.cast()
+        }
     })
 }
 
-/// Closes a stream from `blosc2_stdio_open`; the `fclose` result, or -1 for NULL.
+/// Closes a stream from `blosc2_stdio_open` and frees it; the `fclose` result, or -1 for a
+/// NULL stream or `file` (left as it is).
 ///
 /// # Safety
-/// `stream` must be NULL or a live stream from `blosc2_stdio_open`.
+/// `stream` must be NULL, a live stream from `blosc2_stdio_open`, or a stream whose `file`
+/// is NULL.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_close(stream: *mut c_void) -> c_int {
     guard(-1, || {
-        if stream.is_null() {
+        // SAFETY: forwarded caller guarantee.
+        let Some(f) = (unsafe { file_of(stream) }) else {
             return -1;
+        };
+        // SAFETY: `f` is the open FILE* and `stream` the malloc'd block holding it.
+        unsafe {
+            let rc = libc::fclose(f);
+            libc::free(stream);
+            rc
         }
-        // SAFETY: the stream was boxed by `blosc2_stdio_open`.
-        let b = unsafe { Box::from_raw(stream.cast::<blosc2_stdio_file>()) };
-        // SAFETY: `file` is the open FILE*.
-        unsafe { libc::fclose(b.file) }
     })
 }
 
-/// The size of the stream in bytes, or -1.
+/// The size of the stream in bytes (the file position is restored), or -1.
 ///
 /// # Safety
-/// `stream` must be NULL or a live stream from `blosc2_stdio_open`.
+/// `stream` must be NULL or a stream from `blosc2_stdio_open`.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_size(stream: *mut c_void) -> i64 {
     guard(-1, || {
         // SAFETY: forwarded caller guarantee.
-        let Some(s) = (unsafe { stream.cast::<blosc2_stdio_file>().as_ref() }) else {
+        let Some(f) = (unsafe { file_of(stream) }) else {
             return -1;
         };
-        // SAFETY: `file` is an open FILE*.
+        // SAFETY: `f` is an open FILE*.
         unsafe {
-            if libc::fseek(s.file, 0, libc::SEEK_END) != 0 {
+            let here = libc::ftell(f);
+            if here < 0 {
                 return -1;
             }
-            libc::ftell(s.file)
+            let size = if libc::fseek(f, 0, libc::SEEK_END) == 0 {
+                libc::ftell(f)
+            } else {
+                -1
+            };
+            if libc::fseek(f, here, libc::SEEK_SET) != 0 {
+                return -1;
+            }
+            size
         }
     })
 }
 
-/// Writes `nitems` items of `size` bytes at `position`; the number of items written.
+/// Writes `nitems` items of `size` bytes at `position`; the number of items written (0 for
+/// bad arguments, a NULL stream or `file`, or a byte count that overflows).
 ///
 /// # Safety
-/// `ptr` must be readable for `size * nitems` bytes; `stream` a live stream.
+/// `ptr` must be readable for `size * nitems` bytes; `stream` NULL or a stream.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_write(
     ptr: *const c_void,
@@ -141,27 +187,31 @@ pub unsafe extern "C" fn blosc2_stdio_write(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        // SAFETY: forwarded caller guarantee.
-        let Some(s) = (unsafe { stream.cast::<blosc2_stdio_file>().as_ref() }) else {
-            return 0;
-        };
-        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
+        if ptr.is_null() {
             return 0;
         }
-        // SAFETY: `file` is open; `ptr` holds `size * nitems` bytes per the caller.
+        // SAFETY: forwarded caller guarantee.
+        let (Some(f), Some(_)) = (
+            unsafe { file_of(stream) },
+            byte_count(size, nitems, position),
+        ) else {
+            return 0;
+        };
+        // SAFETY: `f` is open; `ptr` holds `size * nitems` bytes per the caller.
         unsafe {
-            if libc::fseek(s.file, position, libc::SEEK_SET) != 0 {
+            if libc::fseek(f, position, libc::SEEK_SET) != 0 {
                 return 0;
             }
-            libc::fwrite(ptr, size as usize, nitems as usize, s.file) as i64
+            libc::fwrite(ptr, size as usize, nitems as usize, f) as i64
         }
     })
 }
 
-/// Reads `nitems` items of `size` bytes at `position` into `*ptr`; the items read.
+/// Reads `nitems` items of `size` bytes at `position` into the buffer at `*ptr`; the items
+/// read (0 for bad arguments, a NULL stream, `file` or buffer, or an overflowing count).
 ///
 /// # Safety
-/// `*ptr` must be writable for `size * nitems` bytes; `stream` a live stream.
+/// `*ptr` must be writable for `size * nitems` bytes; `stream` NULL or a stream.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_read(
     ptr: *mut *mut c_void,
@@ -171,39 +221,49 @@ pub unsafe extern "C" fn blosc2_stdio_read(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        // SAFETY: forwarded caller guarantee.
-        let Some(s) = (unsafe { stream.cast::<blosc2_stdio_file>().as_ref() }) else {
-            return 0;
-        };
-        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
+        if ptr.is_null() {
             return 0;
         }
-        // SAFETY: as documented: `*ptr` is the caller's buffer.
+        // SAFETY: forwarded caller guarantee.
+        let (Some(f), Some(n)) = (
+            unsafe { file_of(stream) },
+            byte_count(size, nitems, position),
+        ) else {
+            return 0;
+        };
+        // SAFETY: as documented: `*ptr` is the caller's buffer of `n` bytes.
         unsafe {
             let dst = *ptr;
-            if dst.is_null() || libc::fseek(s.file, position, libc::SEEK_SET) != 0 {
+            if n > 0 && dst.is_null() {
                 return 0;
             }
-            libc::fread(dst, size as usize, nitems as usize, s.file) as i64
+            if libc::fseek(f, position, libc::SEEK_SET) != 0 {
+                return 0;
+            }
+            libc::fread(dst, size as usize, nitems as usize, f) as i64
         }
     })
 }
 
-/// Truncates (or extends) the stream to `size` bytes; 0 or -1.
+/// Truncates (or extends) the stream to `size` bytes; 0, or -1 (also for a NULL stream or
+/// `file` and a negative size).
 ///
 /// # Safety
-/// `stream` must be a live stream from `blosc2_stdio_open`.
+/// `stream` must be NULL or a stream from `blosc2_stdio_open`.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_truncate(stream: *mut c_void, size: i64) -> c_int {
     guard(-1, || {
+        if size < 0 {
+            return -1;
+        }
         // SAFETY: forwarded caller guarantee.
-        let Some(s) = (unsafe { stream.cast::<blosc2_stdio_file>().as_ref() }) else {
+        let Some(f) = (unsafe { file_of(stream) }) else {
             return -1;
         };
-        // SAFETY: `file` is open; its descriptor is valid while it is.
+        // SAFETY: `f` is open; its descriptor is valid while it is.
         unsafe {
-            libc::fflush(s.file);
-            if libc::ftruncate(libc::fileno(s.file), size) != 0 {
+            libc::fflush(f);
+            if libc::ftruncate(libc::fileno(f), size) != 0 {
                 return -1;
             }
         }

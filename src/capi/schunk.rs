@@ -3,7 +3,7 @@
 //! brings the C fields up to date before returning.
 
 use std::ffi::{c_char, c_int, CString};
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::context::{
@@ -12,14 +12,14 @@ use super::context::{
 use super::ffi::{c_str, guard};
 use super::io::backend_for;
 use super::schunk_lock::{self, FrameLock};
-use super::schunk_mem::{MallocBuf, MetaMirror};
+use super::schunk_mem::{ChunkArray, MallocBuf, MetaMirror};
 use super::types::{
     blosc2_cparams, blosc2_dparams, blosc2_frame, blosc2_io, blosc2_metalayer, blosc2_schunk,
     blosc2_storage, BLOSC2_MAX_METALAYERS,
 };
 use crate::context::DParams;
 use crate::error::{Error, Result};
-use crate::schunk::{Storage, SuperChunk};
+use crate::schunk::{Storage, Store, SuperChunk};
 
 /// What a `blosc2_schunk*` points to.
 #[repr(C)]
@@ -35,6 +35,7 @@ pub(crate) struct SchunkBox {
     vlmetas: Vec<MetaMirror>,
     pub(crate) lock: FrameLock,
     generation: u64,
+    chunk_array: ChunkArray,
 }
 
 /// The C parameter structs of a core super-chunk.
@@ -119,6 +120,7 @@ impl SchunkBox {
             std::ptr::addr_of_mut!((*p).vlmetas).write(Vec::new());
             std::ptr::addr_of_mut!((*p).lock).write(lock);
             std::ptr::addr_of_mut!((*p).generation).write(0);
+            std::ptr::addr_of_mut!((*p).chunk_array).write(ChunkArray::new());
             uninit.assume_init()
         };
         let me: *mut SchunkBox = &mut *b;
@@ -183,6 +185,20 @@ impl SchunkBox {
         c.cbytes = self.core.cbytes();
         c.frame = frame;
         c.change_tick = self.core.change_tick();
+        let chunks = match &mut self.core.store {
+            Store::Memory(v) => Some(v.as_mut_slice()),
+            Store::Frame(..) => None,
+        };
+        (self.c.data, self.c.data_len) = self.chunk_array.sync(chunks, self.c.change_tick);
+    }
+
+    /// Makes `storage->urlpath` read `urlpath`: an opened super-chunk reports the path as
+    /// the caller spelled it (a `file:///` prefix included), as in the reference.
+    fn set_c_urlpath(&mut self, urlpath: &str) {
+        if let Ok(s) = CString::new(urlpath) {
+            self.storage.urlpath = s.as_ptr() as *mut c_char;
+            self.urlpath = Some(s);
+        }
     }
 
     /// Rebuilds the metalayer mirrors.
@@ -233,7 +249,14 @@ pub(crate) unsafe fn with_schunk<T>(
     let r = {
         let mut out = LockTakenOut::new(b);
         let out = &mut out;
-        out.lock.bracket(|| f(out.schunk))
+        out.lock.bracket(|| {
+            // Catch up with other handles' changes first, C mirrors included (the operation
+            // reports errors of its own).
+            if out.schunk.core.resync().unwrap_or(false) {
+                out.schunk.sync();
+            }
+            f(out.schunk)
+        })
     };
     b.sync();
     r
@@ -281,7 +304,8 @@ unsafe fn core_storage(storage: *const blosc2_storage) -> Result<(Storage, blosc
         .copied()
         .unwrap_or(blosc2_io::DEFAULTS);
     // SAFETY: as above.
-    let urlpath = unsafe { c_str(s.urlpath) }.map(PathBuf::from);
+    let urlpath =
+        unsafe { c_str(s.urlpath) }.map(|p| crate::io::local_path(Path::new(p)).to_path_buf());
     if !s.urlpath.is_null() && urlpath.is_none() {
         return Err(Error::InvalidParam);
     }
@@ -379,8 +403,8 @@ unsafe fn open_impl(
     udio: *const blosc2_io,
 ) -> Result<*mut blosc2_schunk> {
     // SAFETY: the caller guarantees a valid string.
-    let path = unsafe { c_str(urlpath) }.ok_or(Error::InvalidParam)?;
-    let path = path.strip_prefix("file:///").unwrap_or(path);
+    let given = unsafe { c_str(urlpath) }.ok_or(Error::InvalidParam)?;
+    let path = crate::io::local_path(Path::new(given));
     // SAFETY: the caller guarantees `udio` is NULL or valid.
     let io = unsafe { udio.as_ref() }
         .copied()
@@ -388,7 +412,6 @@ unsafe fn open_impl(
     // SAFETY: as above for the parameter block.
     let backend: Arc<dyn crate::io::Io> = unsafe { backend_for(&io) }.ok_or(Error::PluginIo)?;
     let offset = u64::try_from(offset).map_err(|_| Error::InvalidParam)?;
-    let path = std::path::Path::new(path);
     // SAFETY: as above for the parameter block.
     let mut lock = if unsafe { schunk_lock::wanted(&io) } && path.exists() {
         FrameLock::on(path)?
@@ -397,7 +420,12 @@ unsafe fn open_impl(
     };
     let mut core = lock.bracket(|| SuperChunk::open(path, offset, Some(backend)))?;
     core.set_buffer_maker(MallocBuf::empty);
-    Ok(SchunkBox::into_c(core, io, lock, None))
+    let p = SchunkBox::into_c(core, io, lock, None);
+    // SAFETY: `p` was just created and is not shared yet.
+    if let Some(b) = unsafe { schunk_box(p) } {
+        b.set_c_urlpath(given);
+    }
+    Ok(p)
 }
 
 /// Opens a frame file or sparse-frame directory; NULL on error.
@@ -486,12 +514,13 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
                 SuperChunk::from_buffer(Box::new(unsafe { MallocBuf::adopt(cframe, n) }))?
             };
             core.set_buffer_maker(MallocBuf::empty);
-            Ok(SchunkBox::into_c(
-                core,
-                blosc2_io::DEFAULTS,
-                FrameLock::none(),
-                None,
-            ))
+            let p = SchunkBox::into_c(core, blosc2_io::DEFAULTS, FrameLock::none(), None);
+            // SAFETY: `p` was just created and is not shared yet.
+            if let (true, Some(b)) = (copy, unsafe { schunk_box(p) }) {
+                b.chunk_array.adopt_loaded();
+                b.sync();
+            }
+            Ok(p)
         })())
     })
 }
@@ -536,6 +565,14 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
         }
         let io = b.io;
         drop(b);
+        if io.id == crate::io::IO_FILESYSTEM_MMAP {
+            // SAFETY: the caller's mmap parameter block, released once here.
+            return if unsafe { super::io_mmap::release_params(io.params) } < 0 {
+                1
+            } else {
+                0
+            };
+        }
         let cb = super::io::blosc2_get_io_cb(io.id);
         // SAFETY: the table entry is live; its destroy callback takes the backend
         // parameters the caller supplied with the storage.

@@ -60,7 +60,8 @@ unsafe fn with_path(
     code64(unsafe { with_schunk(schunk, |b| f(&mut b.core, Path::new(p))) })
 }
 
-/// Writes the super-chunk as a contiguous frame file; returns the bytes written.
+/// Writes the super-chunk as a contiguous frame file (a `file:///` prefix is dropped, as in
+/// the reference); returns the bytes written.
 ///
 /// # Safety
 /// `schunk` must be live and `urlpath` NULL or a NUL-terminated string.
@@ -71,7 +72,11 @@ pub unsafe extern "C" fn blosc2_schunk_to_file(
 ) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
-        unsafe { with_path(schunk, urlpath, |core, p| core.to_file(p)) }
+        unsafe {
+            with_path(schunk, urlpath, |core, p| {
+                core.to_file(crate::io::local_path(p))
+            })
+        }
     })
 }
 
@@ -213,9 +218,11 @@ pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_i
 pub unsafe extern "C" fn blosc2_schunk_refresh(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: forwarded caller guarantees.
+        let before = unsafe { schunk_box(schunk) }.map(|b| b.core.generation());
+        // SAFETY: forwarded caller guarantees (`with_schunk` may already catch up).
         match unsafe {
             with_schunk(schunk, |b| {
-                let changed = b.core.refresh()?;
+                let changed = b.core.refresh()? || before != Some(b.core.generation());
                 if changed {
                     b.sync_meta();
                 }

@@ -114,3 +114,70 @@ impl MetaMirror {
         }
     }
 }
+
+/// Bytes the reference adds to `schunk->data_len` whenever the pointer array is full.
+const DATA_PAGE: usize = 4096;
+
+/// The `schunk->data` pointer array of an in-memory super-chunk without a frame: one slot
+/// per chunk pointing at its bytes, with `data_len` (bytes) grown a page at a time when
+/// chunks are added, and never shrunk, as in the reference.
+pub(crate) struct ChunkArray {
+    slots: Vec<*mut u8>,
+    data_len: usize,
+    nchunks: usize,
+    tick: Option<i64>,
+}
+
+impl ChunkArray {
+    /// No array yet (`data` NULL, `data_len` 0).
+    pub(crate) fn new() -> ChunkArray {
+        ChunkArray {
+            slots: Vec::new(),
+            data_len: 0,
+            nchunks: 0,
+            tick: None,
+        }
+    }
+
+    /// Takes the chunks as already held, with `data_len` 0: the state the reference leaves
+    /// after `blosc2_schunk_from_buffer(..., copy=true)`.
+    pub(crate) fn adopt_loaded(&mut self) {
+        self.data_len = 0;
+    }
+
+    /// Points the slots at `chunks` (none: the chunks live in a frame) after the change
+    /// numbered `tick`; returns the C `data` and `data_len` fields.
+    pub(crate) fn sync(
+        &mut self,
+        chunks: Option<&mut [Vec<u8>]>,
+        tick: i64,
+    ) -> (*mut *mut u8, usize) {
+        let Some(chunks) = chunks else {
+            return (std::ptr::null_mut(), 0);
+        };
+        let n = chunks.len();
+        let first = self.tick.is_none();
+        if n > self.nchunks && !first {
+            while n.saturating_mul(std::mem::size_of::<*mut u8>()) > self.data_len {
+                self.data_len += DATA_PAGE;
+            }
+        } else if first && n > 0 {
+            self.data_len = n
+                .saturating_mul(std::mem::size_of::<*mut u8>())
+                .div_ceil(DATA_PAGE)
+                * DATA_PAGE;
+        }
+        self.nchunks = n;
+        if self.tick != Some(tick) || self.slots.len() < n {
+            self.tick = Some(tick);
+            let cap = n.max(self.data_len / std::mem::size_of::<*mut u8>());
+            self.slots.clear();
+            self.slots.extend(chunks.iter_mut().map(|c| c.as_mut_ptr()));
+            self.slots.resize(cap, std::ptr::null_mut());
+        }
+        if self.slots.is_empty() {
+            return (std::ptr::null_mut(), 0);
+        }
+        (self.slots.as_mut_ptr(), self.data_len)
+    }
+}

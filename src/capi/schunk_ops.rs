@@ -263,18 +263,9 @@ pub unsafe fn resolve_lazy(schunk: *mut blosc2_schunk, src: &[u8]) -> Option<Res
     if !h.is_lazy() || schunk.is_null() {
         return None;
     }
-    // The trailer (chunk number, index entry, block sizes) must be all there, as the
-    // reference requires before reading any of it.
-    let nblocks = h.nblocks().0;
-    let at = 32 + 4 * nblocks;
-    if src.len() < at + 4 + 8 + 4 * nblocks {
-        return Some(Err(Error::ReadBuffer));
-    }
-    let nchunk = src.get(at..at + 4)?;
-    let nchunk = i32::from_le_bytes([nchunk[0], nchunk[1], nchunk[2], nchunk[3]]);
     // SAFETY: forwarded caller guarantee.
     let b = unsafe { super::schunk::schunk_box(schunk) }?;
-    Some(b.core.chunk(i64::from(nchunk)).map(|c| c.into_owned()))
+    Some(b.core.resolve_lazy(src))
 }
 
 /// Decodes block `nblock` of VL-block chunk `nchunk` into a malloc'd `*dest`; returns its

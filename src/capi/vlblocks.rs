@@ -2,8 +2,9 @@
 
 use std::ffi::{c_int, c_void};
 
-use super::context::handle_ctx;
+use super::context::{bound_schunk, handle_ctx};
 use super::ffi::{bytes, bytes_mut, code, guard, size};
+use super::schunk_ops::resolve_lazy;
 use super::types::blosc2_context;
 use crate::chunk::vl_nblocks;
 use crate::constants::MAX_BUFFERSIZE;
@@ -129,6 +130,13 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
         if h.ctx.is_compressor() || dest.is_null() || destsize.is_null() {
             return Error::InvalidParam.code();
         }
+        // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
+        let whole = match unsafe { resolve_lazy(bound_schunk(h), src) } {
+            Some(Ok(w)) => Some(w),
+            Some(Err(e)) => return e.code(),
+            None => None,
+        };
+        let src = whole.as_deref().unwrap_or(src);
         let block = match h.ctx.vl_decompress_block(src, nblock) {
             Ok(b) => b,
             Err(e) => return e.code(),

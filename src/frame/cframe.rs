@@ -1,21 +1,24 @@
 //! Contiguous frames: header, chunks, index and trailer in one stream (a buffer or a
 //! file, possibly at an offset inside a larger file).
 //!
-//! Writes to a file-backed frame never touch bytes the committed state points to: new
-//! chunks go to free space past the committed trailer (or into the space the previous
-//! index and trailer left), then the new index and trailer are written after them, and the
-//! header, rewritten last, commits the new state. A reader therefore sees the old or the
-//! new frame, and an interrupted write leaves the old one intact.
+//! The layout is the reference's: chunks packed in the chunk section, each new chunk
+//! written where the index began, then the index and the trailer. A frame file given an
+//! undo path (plain files) saves the bytes a change overwrites first (see [`super::undo`]),
+//! so a change cut short by a crash is undone at the next access.
 
 use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::Arc;
 
+use super::backing::Backing;
 use super::header::{FrameHeader, HEADER_MINLEN, TYPE_CONTIGUOUS};
 use super::offsets;
 use super::trailer::{self, TRAILER_MINLEN};
+use super::undo::Undo;
 use super::Meta;
 use crate::constants::EXTENDED_HEADER_LENGTH;
 use crate::error::{Error, Result};
-use crate::io::{read_vec, Stream};
+use crate::io::{read_vec, Io, OpenMode, Stream};
 
 /// Bytes read together with a chunk's header from streams outside memory.
 const READ_AHEAD: u64 = 2048;
@@ -32,19 +35,22 @@ fn stored_cbytes(head: &[u8], avail: u64) -> Result<usize> {
 
 /// A contiguous frame over a stream.
 pub struct CFrame {
-    stream: Box<dyn Stream>,
+    stream: Backing,
     base: u64,
     header_len: u64,
     /// Length of the committed chunk section.
     chunks_len: u64,
-    /// Where the next chunk goes (relative to the end of the header).
-    next: u64,
-    /// Free space inside the next chunk section that no committed state references.
-    gap: (u64, u64),
+    /// Length of the chunk section with the chunks written since the last commit.
+    section: u64,
     frame_len: u64,
-    crash_safe: bool,
+    /// The undo record of a frame file that keeps one while it changes.
+    undo: Option<Box<Undo>>,
     /// False for a frame followed by another frame in its file (it must not grow over it).
     writable: bool,
+    /// For files opened per operation: the committed index and trailer, and whether chunk
+    /// bytes were written since (to make the reference's calls).
+    last: Option<(Vec<u8>, Vec<u8>)>,
+    wrote: bool,
 }
 
 /// What opening a frame found.
@@ -163,26 +169,50 @@ fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
 
 impl CFrame {
     /// A new, empty frame on `stream` at `base` (the caller commits it).
-    pub fn create(stream: Box<dyn Stream>, base: u64, crash_safe: bool) -> CFrame {
+    pub fn create(stream: Box<dyn Stream>, base: u64) -> CFrame {
+        CFrame::on(Backing::Held(stream), base)
+    }
+
+    /// A new, empty frame in file `path` of the user I/O backend `io`, which is opened for
+    /// each operation (created by the first commit).
+    pub fn create_per_op(io: Arc<dyn Io>, path: PathBuf) -> CFrame {
+        CFrame::on(Backing::per_op(io, path, true), 0)
+    }
+
+    fn on(stream: Backing, base: u64) -> CFrame {
         CFrame {
             stream,
             base,
             header_len: 0,
             chunks_len: 0,
-            next: 0,
-            gap: (0, 0),
+            section: 0,
             frame_len: 0,
-            crash_safe,
+            undo: None,
             writable: true,
+            last: None,
+            wrote: false,
         }
     }
 
+    /// Opens the frame at `base` of file `path` of the user I/O backend `io`, which is then
+    /// opened for each operation.
+    pub fn open_per_op(io: Arc<dyn Io>, path: PathBuf, base: u64) -> Result<(CFrame, Opened)> {
+        let stream = io.open(&path, OpenMode::Read)?;
+        let (mut f, opened) = CFrame::open(stream, base)?;
+        let tail_at = base + f.header_len + f.chunks_len;
+        let tail = read_vec(f.stream.reader()?, tail_at, base + f.frame_len - tail_at)?;
+        let tlen = trailer::length_from_tail(&tail[tail.len().saturating_sub(TRAILER_MINLEN)..])?;
+        let split = tail
+            .len()
+            .checked_sub(tlen as usize)
+            .ok_or(Error::InvalidHeader)?;
+        f.last = Some((tail[..split].to_vec(), tail[split..].to_vec()));
+        f.stream = Backing::per_op(io, path, false);
+        Ok((f, opened))
+    }
+
     /// Opens the frame at `base` in `stream`.
-    pub fn open(
-        mut stream: Box<dyn Stream>,
-        base: u64,
-        crash_safe: bool,
-    ) -> Result<(CFrame, Opened)> {
+    pub fn open(mut stream: Box<dyn Stream>, base: u64) -> Result<(CFrame, Opened)> {
         let size = stream.size()?;
         let (opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
         let chunks_len = opened.header.cbytes as u64;
@@ -203,20 +233,18 @@ impl CFrame {
                 }
             }
         }
-        let mut f = CFrame {
-            stream,
-            base,
-            header_len,
-            chunks_len,
-            next: chunks_len,
-            gap: (0, 0),
-            frame_len,
-            crash_safe,
-            writable: true,
-        };
+        let mut f = CFrame::on(Backing::Held(stream), base);
+        f.header_len = header_len;
+        f.chunks_len = chunks_len;
+        f.section = chunks_len;
+        f.frame_len = frame_len;
         f.writable = !f.followed_by_frame(size);
-        f.after_commit((0, 0));
         Ok((f, opened))
+    }
+
+    /// Makes every change keep an undo record next to the frame file `path`.
+    pub fn keep_undo(&mut self, path: PathBuf) {
+        self.undo = Some(Box::new(Undo::new(path)));
     }
 
     /// Whether another frame starts right after this one (as `append_file` leaves them).
@@ -226,23 +254,13 @@ impl CFrame {
             return false;
         }
         let mut head = [0u8; 10];
-        self.stream.read_at(end, &mut head).is_ok()
+        self.stream
+            .reader()
+            .and_then(|s| s.read_at(end, &mut head))
+            .is_ok()
             && head[0] == 0x9e
             && head[1] == 0xa8
             && &head[2..] == super::header::MAGIC
-    }
-
-    /// Sets where the next chunks go once a state is committed. In crash-safe mode that is
-    /// past the committed trailer, and `freed` (where the index and trailer of the state
-    /// before lay, now referenced by nothing) may take chunks that fit.
-    fn after_commit(&mut self, freed: (u64, u64)) {
-        if self.crash_safe {
-            self.next = self.frame_len - self.header_len;
-            self.gap = freed;
-        } else {
-            self.next = self.chunks_len;
-            self.gap = (0, 0);
-        }
     }
 
     /// The committed frame length.
@@ -260,14 +278,19 @@ impl CFrame {
         self.chunks_len
     }
 
-    /// The stream (for whole-frame copies and memory access).
-    pub fn stream(&self) -> &dyn Stream {
-        self.stream.as_ref()
+    /// The whole frame stream as one slice, for frames in memory.
+    pub fn as_slice(&self) -> Option<&[u8]> {
+        self.stream.as_slice()
     }
 
-    /// The stream, mutably.
-    pub fn stream_mut(&mut self) -> &mut dyn Stream {
-        self.stream.as_mut()
+    /// Ends a read: a file opened per operation is closed.
+    pub(crate) fn end_op(&mut self) {
+        self.stream.close();
+    }
+
+    /// The committed header length.
+    pub fn header_len(&self) -> u64 {
+        self.header_len
     }
 
     /// Where the frame starts in its stream.
@@ -289,14 +312,17 @@ impl CFrame {
                 .map(Cow::Borrowed)
                 .ok_or(Error::ReadBuffer);
         }
-        let (pos, cbytes, head) = self.chunk_head(offset)?;
-        Ok(Cow::Owned(self.complete(pos, cbytes, head)?))
+        let r = self
+            .chunk_head(offset)
+            .and_then(|(pos, cbytes, head)| self.complete(pos, cbytes, head));
+        self.end_op();
+        Ok(Cow::Owned(r?))
     }
 
     /// Position in the stream of the stored chunk at `offset` and the bytes the chunk
     /// section holds from there (at least a short header's worth).
     fn chunk_extent(&self, offset: u64) -> Result<(u64, u64)> {
-        let limit = self.chunks_len.max(self.next);
+        let limit = self.chunks_len.max(self.section);
         let avail = limit.checked_sub(offset).ok_or(Error::ReadBuffer)?;
         if avail < 16 {
             return Err(Error::ReadBuffer);
@@ -315,10 +341,10 @@ impl CFrame {
     pub(crate) fn chunk_head(&mut self, offset: u64) -> Result<(u64, usize, Vec<u8>)> {
         let (pos, avail) = self.chunk_extent(offset)?;
         let mut head = vec![0u8; avail.min(READ_AHEAD) as usize];
-        if self.stream.read_at(pos, &mut head).is_err() {
+        if self.stream.reader()?.read_at(pos, &mut head).is_err() {
             // A stream shorter than its chunk section: read no further than the chunk.
             head.truncate(avail.min(EXTENDED_HEADER_LENGTH as u64) as usize);
-            self.stream.read_at(pos, &mut head)?;
+            self.stream.reader()?.read_at(pos, &mut head)?;
         }
         let cbytes = stored_cbytes(&head, avail)?;
         head.truncate(cbytes);
@@ -337,59 +363,121 @@ impl CFrame {
             head.try_reserve_exact(cbytes - have)
                 .map_err(|_| Error::MemoryAlloc)?;
             head.resize(cbytes, 0);
-            self.stream.read_at(pos + have as u64, &mut head[have..])?;
+            self.stream
+                .reader()?
+                .read_at(pos + have as u64, &mut head[have..])?;
         }
         Ok(head)
     }
 
     /// Reads `buf.len()` bytes at stream position `pos`.
     pub(crate) fn read_at(&mut self, pos: u64, buf: &mut [u8]) -> Result<()> {
-        self.stream.read_at(pos, buf)
+        self.stream.reader()?.read_at(pos, buf)
     }
 
-    /// Writes a chunk into free space; returns its offset for the index.
+    /// Saves, in the undo record of the change in progress (started when needed), the
+    /// committed bytes from stream position `pos` on before they are overwritten.
+    fn cover(&mut self, pos: u64) -> Result<()> {
+        let hlen = if self.frame_len == 0 {
+            0
+        } else {
+            self.header_len
+        };
+        let CFrame {
+            stream, undo, base, ..
+        } = self;
+        let Some(u) = undo else {
+            return Ok(());
+        };
+        let s = stream.writer()?;
+        if !u.is_active() {
+            u.start(s, *base, hlen)?;
+        }
+        u.cover(s, pos)
+    }
+
+    /// Writes `data` at `offset` of the chunk section, saving what it overwrites first.
+    fn write_section(&mut self, offset: u64, data: &[u8]) -> Result<()> {
+        let pos = self.base + self.header_len + offset;
+        self.cover(pos)?;
+        self.stream.writer()?.write_at(pos, data)
+    }
+
+    /// Writes a chunk at the end of the chunk section; returns its offset for the index.
     pub fn store_chunk(&mut self, chunk: &[u8]) -> Result<u64> {
         if !self.writable {
             return Err(Error::FileWrite);
         }
-        let len = chunk.len() as u64;
-        let at = if len <= self.gap.1 {
-            let at = self.gap.0;
-            self.gap = (at + len, self.gap.1 - len);
-            at
-        } else {
-            let at = self.next;
-            self.next += len;
-            at
-        };
-        self.stream
-            .write_at(self.base + self.header_len + at, chunk)?;
+        let at = self.section;
+        self.write_section(at, chunk)?;
+        self.section += chunk.len() as u64;
+        self.wrote = true;
         Ok(at)
     }
 
-    /// Whether committing a header of `len` bytes needs the frame rewritten.
-    pub fn header_len_changes(&self, len: u64) -> bool {
-        self.frame_len != 0 && len != self.header_len
+    /// Replaces the stored chunk of `old_len` bytes at `old` by `chunk` (or removes it when
+    /// `None`), moving the chunks after it; returns the shift of the offsets after `old`.
+    pub fn replace_chunk(&mut self, old: u64, old_len: u64, chunk: Option<&[u8]>) -> Result<i64> {
+        if !self.writable {
+            return Err(Error::FileWrite);
+        }
+        let new_len = chunk.map_or(0, |c| c.len() as u64);
+        let tail_src = old.checked_add(old_len).ok_or(Error::Data)?;
+        if tail_src > self.section {
+            return Err(Error::Data);
+        }
+        let tail_len = self.section - tail_src;
+        let tail_dst = old + new_len;
+        if tail_len > 0 && tail_src != tail_dst {
+            let n = usize::try_from(tail_len).map_err(|_| Error::MemoryAlloc)?;
+            let mut tail = Vec::new();
+            tail.try_reserve_exact(n).map_err(|_| Error::MemoryAlloc)?;
+            tail.resize(n, 0);
+            let at = self.base + self.header_len;
+            self.stream.writer()?.read_at(at + tail_src, &mut tail)?;
+            self.cover(at + old)?;
+            self.write_section(tail_dst, &tail)?;
+        }
+        if let Some(c) = chunk {
+            self.write_section(old, c)?;
+        }
+        self.section = self.section - old_len + new_len;
+        self.wrote = true;
+        Ok(new_len as i64 - old_len as i64)
     }
 
-    /// Forgets everything committed so the frame can be written again from scratch.
-    pub fn reset(&mut self) -> Result<()> {
-        self.stream.truncate(self.base)?;
-        self.header_len = 0;
-        self.chunks_len = 0;
-        self.next = 0;
-        self.gap = (0, 0);
-        self.frame_len = 0;
-        Ok(())
+    /// Whether a header of `len` bytes can be committed: as long as the present one, or
+    /// any length while the chunk section is empty.
+    pub fn header_fits(&self, len: u64) -> bool {
+        self.frame_len == 0 || self.section == 0 || len == self.header_len
     }
 
-    /// Fixes the header length of a reset frame before its chunks are stored again.
+    /// The length of the chunk section, with the chunks written since the last commit.
+    pub fn section_len(&self) -> u64 {
+        self.section
+    }
+
+    /// Fixes the header length of a new frame before its chunks are stored.
     pub fn start(&mut self, header_len: u64) {
         self.header_len = header_len;
     }
 
     /// Writes the index, trailer and header, committing the new state.
     pub fn commit(&mut self, mut header: FrameHeader, offs: &[i64], vlmeta: &[Meta]) -> Result<()> {
+        let r = self.commit_inner(&mut header, offs, vlmeta);
+        if r.is_err() {
+            self.abort();
+        }
+        self.stream.close();
+        r
+    }
+
+    fn commit_inner(
+        &mut self,
+        header: &mut FrameHeader,
+        offs: &[i64],
+        vlmeta: &[Meta],
+    ) -> Result<()> {
         if !self.writable {
             return Err(Error::FileWrite);
         }
@@ -400,36 +488,101 @@ impl CFrame {
         };
         let trailer = trailer::encode(vlmeta)?;
         header.frame_type = TYPE_CONTIGUOUS;
-        header.cbytes = i64::try_from(self.next).map_err(|_| Error::Data)?;
-        let probe = header.encode()?;
-        let hlen = probe.len() as u64;
-        if self.frame_len == 0 && self.next == 0 {
-            self.header_len = hlen;
-        } else if hlen != self.header_len {
+        header.cbytes = i64::try_from(self.section).map_err(|_| Error::Data)?;
+        let hlen = header.encode()?.len() as u64;
+        if !self.header_fits(hlen) {
             return Err(Error::InvalidParam);
         }
-        let frame_len = hlen + self.next + index.len() as u64 + trailer.len() as u64;
+        if hlen != self.header_len {
+            self.cover(self.base)?;
+            self.header_len = hlen;
+        }
+        let frame_len = hlen + self.section + index.len() as u64 + trailer.len() as u64;
         header.frame_len = frame_len;
         let bytes = header.encode()?;
-        let idx_pos = self.base + hlen + self.next;
-        self.stream.write_at(idx_pos, &index)?;
-        self.stream
-            .write_at(idx_pos + index.len() as u64, &trailer)?;
-        self.stream.write_at(self.base, &bytes)?;
-        let end = self.base + frame_len;
-        if self.base == 0 && self.stream.size()? > end {
-            self.stream.truncate(end)?;
+        if self.stream.is_per_op() {
+            self.commit_per_op(&bytes, &index, &trailer, frame_len)?;
+            self.chunks_len = self.section;
+            self.frame_len = frame_len;
+            return Ok(());
         }
-        let freed = if self.frame_len == 0 {
-            (0, 0)
-        } else {
-            let used = self.frame_len - self.header_len;
-            (self.chunks_len, used - self.chunks_len)
-        };
-        self.chunks_len = self.next;
+        let idx_at = self.section;
+        self.write_section(idx_at, &index)?;
+        self.write_section(idx_at + index.len() as u64, &trailer)?;
+        // The record saved the committed header when it started.
+        self.cover(u64::MAX)?;
+        let s = self.stream.writer()?;
+        s.write_at(self.base, &bytes)?;
+        let end = self.base + frame_len;
+        if self.base == 0 && s.size()? > end {
+            s.truncate(end)?;
+        }
+        if let Some(u) = &mut self.undo {
+            u.finish()?;
+        }
+        self.chunks_len = self.section;
         self.frame_len = frame_len;
-        self.after_commit(freed);
         Ok(())
+    }
+
+    /// Writes a state through a file opened per operation with the reference's calls: the
+    /// chunks written since the last commit and the index in one opening (with the header
+    /// first for a new frame), the header in the next, the trailer and the cut to the frame
+    /// length in the next, the frame length in the last; an unchanged index and trailer
+    /// that stay in place take only the header's.
+    fn commit_per_op(
+        &mut self,
+        header: &[u8],
+        index: &[u8],
+        trailer: &[u8],
+        len: u64,
+    ) -> Result<()> {
+        let idx_at = self.base + self.header_len + self.section;
+        let new = self.frame_len == 0;
+        let (index_changed, trailer_changed) = match &self.last {
+            Some((i, t)) => (i.as_slice() != index, t.as_slice() != trailer),
+            None => (true, true),
+        };
+        let index_op = new || self.wrote || index_changed;
+        let moved = self.frame_len != len;
+        if new {
+            let s = self.stream.writer()?;
+            s.write_at(self.base, header)?;
+            s.write_at(idx_at, index)?;
+        } else {
+            if index_op {
+                self.stream.writer()?.write_at(idx_at, index)?;
+                self.stream.close();
+            }
+            self.stream.writer()?.write_at(self.base, header)?;
+        }
+        self.stream.close();
+        if new || index_op || trailer_changed || moved {
+            let s = self.stream.writer()?;
+            s.write_at(idx_at + index.len() as u64, trailer)?;
+            s.truncate(self.base + len)?;
+            self.stream.close();
+            let at = self.base + super::header::POS_FRAME_LEN as u64;
+            self.stream.writer()?.write_at(at, &len.to_be_bytes())?;
+            self.stream.close();
+        }
+        self.last = Some((index.to_vec(), trailer.to_vec()));
+        self.wrote = false;
+        Ok(())
+    }
+
+    /// Gives up the change in progress: the frame goes back to its committed state.
+    pub fn abort(&mut self) {
+        if let Some(u) = &mut self.undo {
+            // A failed roll-back leaves the record for the next access to apply.
+            if let Ok(s) = self.stream.writer() {
+                let _ = u.roll_back(s);
+            }
+        }
+        if self.frame_len != 0 {
+            self.section = self.chunks_len;
+        }
+        self.wrote = false;
     }
 
     /// Lets an in-memory buffer outlive this frame (see [`crate::io::FrameBuffer::set_keep`]).
@@ -439,6 +592,8 @@ impl CFrame {
 
     /// Reads the whole committed frame.
     pub fn to_vec(&mut self) -> Result<Vec<u8>> {
-        read_vec(self.stream.as_mut(), self.base, self.frame_len)
+        let r = read_vec(self.stream.reader()?, self.base, self.frame_len);
+        self.stream.close();
+        r
     }
 }

@@ -65,7 +65,7 @@ pub struct FrameHeader {
     pub nbytes: i64,
     /// Compressed size of the chunk section.
     pub cbytes: i64,
-    /// Item size.
+    /// Item size (an int32: python-blosc2 writes structured items of more than 255 bytes).
     pub typesize: i32,
     /// Block size (0: automatic).
     pub blocksize: i32,
@@ -224,7 +224,6 @@ impl FrameHeader {
         if nbytes < 0
             || cbytes < 0
             || typesize <= 0
-            || typesize > crate::constants::MAX_TYPESIZE
             || blocksize < 0
             || chunksize < -1
             || usize::from(nfilters) > 6

@@ -41,7 +41,7 @@ fn range_readable(head: &[u8], hi: usize) -> Result<bool> {
 impl CFrame {
     /// The chunk at `offset`, holding what decoding its bytes `lo..hi` needs.
     pub fn read_chunk_range(&mut self, offset: u64, lo: usize, hi: usize) -> Result<Vec<u8>> {
-        if self.stream().as_slice().is_some() {
+        if self.as_slice().is_some() {
             return Ok(self.read_chunk(offset)?.into_owned());
         }
         let (pos, cbytes, head) = self.chunk_head(offset)?;

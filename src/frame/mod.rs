@@ -20,9 +20,11 @@ mod read_tests;
 #[cfg(test)]
 mod tests;
 
+mod backing;
 pub mod cframe;
 mod lazy;
 pub mod sframe;
+pub mod undo;
 
 use std::borrow::Cow;
 
@@ -63,6 +65,14 @@ impl Frame {
         }
     }
 
+    /// Gives up the changes since the last commit (contiguous frame files go back to their
+    /// committed bytes).
+    pub fn abort(&mut self) {
+        if let Frame::Contiguous(f) = self {
+            f.abort();
+        }
+    }
+
     /// Commits header, index and trailer.
     pub fn commit(&mut self, header: FrameHeader, offsets: &[i64], vlmeta: &[Meta]) -> Result<()> {
         match self {
@@ -82,6 +92,11 @@ impl Frame {
     /// Whether nothing was committed yet.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Whether this is a contiguous frame.
+    pub fn is_contiguous(&self) -> bool {
+        matches!(self, Frame::Contiguous(_))
     }
 
     /// Whether this is a sparse frame.

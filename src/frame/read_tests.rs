@@ -98,7 +98,7 @@ fn fenced(bytes: &[u8]) -> (CFrame, Vec<i64>, Arc<AtomicU64>, Arc<AtomicU64>) {
         limit: limit.clone(),
         reads: reads.clone(),
     };
-    let (f, opened) = CFrame::open(Box::new(stream), 0, false).expect("open");
+    let (f, opened) = CFrame::open(Box::new(stream), 0).expect("open");
     (f, opened.offsets, limit, reads)
 }
 

@@ -79,6 +79,9 @@ impl Stream for MemoryStream {
     }
 
     fn write_at(&mut self, pos: u64, data: &[u8]) -> Result<()> {
+        if data.is_empty() {
+            return Ok(());
+        }
         let (s, e) = range(pos, data.len())?;
         if e > self.buf.bytes().len() {
             self.buf.resize(e)?;

@@ -155,6 +155,9 @@ impl Stream for MmapStream {
         if !self.writable {
             return Err(Error::FileWrite);
         }
+        if data.is_empty() {
+            return Ok(());
+        }
         let end = pos.checked_add(data.len() as u64).ok_or(Error::FileWrite)?;
         if end > self.len {
             self.truncate(end)?;
@@ -173,10 +176,23 @@ impl Stream for MmapStream {
         if !self.writable {
             return Err(Error::FileTruncate);
         }
+        let old = self.len;
         self.map = None;
-        self.file.set_len(len).map_err(|_| Error::FileTruncate)?;
-        self.len = len;
-        self.remap(len)
+        let r = self
+            .file
+            .set_len(len)
+            .map_err(|_| Error::FileTruncate)
+            .and_then(|()| {
+                self.len = len;
+                self.remap(len)
+            });
+        if r.is_err() {
+            // Back to the old length and mapping, so a refused size changes nothing.
+            let _ = self.file.set_len(old);
+            self.len = old;
+            let _ = self.remap(old);
+        }
+        r
     }
 
     fn as_slice(&self) -> Option<&[u8]> {

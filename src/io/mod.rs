@@ -34,7 +34,8 @@ pub trait Stream: Send {
     fn size(&mut self) -> Result<u64>;
     /// Fills `buf` with the bytes at `pos`; an error when fewer bytes are available.
     fn read_at(&mut self, pos: u64, buf: &mut [u8]) -> Result<()>;
-    /// Writes `data` at `pos`, growing the stream as needed.
+    /// Writes `data` at `pos`, growing the stream as needed (writing nothing changes
+    /// nothing).
     fn write_at(&mut self, pos: u64, data: &[u8]) -> Result<()>;
     /// Sets the size of the stream.
     fn truncate(&mut self, len: u64) -> Result<()>;
@@ -67,6 +68,21 @@ pub fn read_vec(stream: &mut dyn Stream, pos: u64, len: u64) -> Result<Vec<u8>> 
     let mut v = vec![0u8; len];
     stream.read_at(pos, &mut v)?;
     Ok(v)
+}
+
+/// The prefix of a `file:` URL that urlpaths may carry.
+const FILE_URL_PREFIX: &[u8] = b"file:///";
+
+/// The local path a urlpath names: a leading `file:///` is dropped, exactly those eight
+/// bytes as in the reference (so `file:///data/x.b2frame` is the relative path
+/// `data/x.b2frame`); any other path is returned as it is.
+pub fn local_path(urlpath: &Path) -> &Path {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = urlpath.as_os_str().as_bytes();
+    match bytes.strip_prefix(FILE_URL_PREFIX) {
+        Some(rest) => Path::new(std::ffi::OsStr::from_bytes(rest)),
+        None => urlpath,
+    }
 }
 
 /// The default backend (plain files).

@@ -23,18 +23,14 @@ fn user() -> MutexGuard<'static, Vec<Arc<dyn Io>>> {
     USER.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Registers a user backend; `PluginIo` for ids below 160, a taken id or name, or a full
-/// table.
+/// Registers a user backend; `PluginIo` for ids below 160, a taken id, or a full table.
+/// Names need not be unique (as in the reference).
 pub fn register(io: Arc<dyn Io>) -> Result<()> {
     if io.id() < USER_START {
         return Err(Error::PluginIo);
     }
     let mut table = user();
-    if table.len() >= MAX_USER
-        || table
-            .iter()
-            .any(|other| other.id() == io.id() || other.name() == io.name())
-    {
+    if table.len() >= MAX_USER || table.iter().any(|other| other.id() == io.id()) {
         return Err(Error::PluginIo);
     }
     table.push(io);

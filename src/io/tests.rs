@@ -95,10 +95,30 @@ fn user_backends_need_user_ids() {
         Err(crate::Error::PluginIo)
     );
     register(Arc::new(Fake(230, "fake-core"))).expect("register");
+    register(Arc::new(Fake(231, "fake-core"))).expect("a name may be shared");
     assert_eq!(
-        register(Arc::new(Fake(231, "fake-core"))),
+        register(Arc::new(Fake(230, "other"))),
         Err(crate::Error::PluginIo)
     );
     assert_eq!(get(230).expect("registered").name(), "fake-core");
     assert!(registered_ids().contains(&230));
+}
+
+#[test]
+fn file_urls_name_local_paths() {
+    use std::path::Path;
+    assert_eq!(
+        super::local_path(Path::new("file:///a/b.b2frame")),
+        Path::new("a/b.b2frame")
+    );
+    assert_eq!(super::local_path(Path::new("file:///")), Path::new(""));
+    assert_eq!(super::local_path(Path::new("/abs/x")), Path::new("/abs/x"));
+    assert_eq!(
+        super::local_path(Path::new("file://x")),
+        Path::new("file://x")
+    );
+    assert_eq!(
+        super::local_path(Path::new("file:///file:///x")),
+        Path::new("file:///x")
+    );
 }

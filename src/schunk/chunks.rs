@@ -78,51 +78,6 @@ impl SuperChunk {
         self.stored(n)
     }
 
-    /// Chunk `n` as the reference hands out lazy chunks of file-backed frames: header,
-    /// block starts (blosc2 flags bit 3 set) and a trailer of the chunk number, its index
-    /// entry and every block's compressed size; whole chunks elsewhere and for chunks
-    /// without block streams (special, memcpyed or VL-block chunks).
-    pub fn lazy_chunk(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
-        self.resync()?;
-        let entry = match &self.store {
-            Store::Frame(_, offs) if self.storage.urlpath.is_some() => offs
-                .get(usize::try_from(n).map_err(|_| Error::InvalidParam)?)
-                .copied(),
-            _ => None,
-        };
-        let full = self.stored(n)?;
-        let Some(entry) = entry else {
-            return Ok(full);
-        };
-        let h = Header::parse(&full)?;
-        if !h.is_extended() || h.is_memcpyed() || h.is_vl() || h.special() != 0 || h.is_lazy() {
-            return Ok(full);
-        }
-        let (nblocks, _) = h.nblocks();
-        let end = 32 + 4 * nblocks;
-        let starts: Vec<usize> = full
-            .get(32..end)
-            .ok_or(Error::InvalidHeader)?
-            .chunks_exact(4)
-            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(0) as usize)
-            .collect();
-        let mut out = Vec::with_capacity(end + 12 + 4 * nblocks);
-        out.extend_from_slice(&full[..end]);
-        out[31] |= crate::constants::LAZY_CHUNK;
-        out.extend_from_slice(&(n as i32).to_le_bytes());
-        out.extend_from_slice(&entry.to_le_bytes());
-        for &st in &starts {
-            let next = starts
-                .iter()
-                .copied()
-                .filter(|&x| x > st)
-                .min()
-                .unwrap_or(full.len());
-            out.extend_from_slice(&(next.saturating_sub(st) as i32).to_le_bytes());
-        }
-        Ok(Cow::Owned(out))
-    }
-
     /// Chunk `n` as this handle last saw it (no re-sync with the file).
     pub(crate) fn stored(&mut self, n: i64) -> Result<Cow<'_, [u8]>> {
         self.chunk_with_dctx(n).map(|(c, _)| c)
@@ -255,11 +210,54 @@ impl SuperChunk {
         let special = special_kind(h).filter(|_| self.chunksize > 0);
         match &mut self.store {
             Store::Memory(_) => Ok((None, i64::from(h.cbytes))),
-            Store::Frame(f, _) => match special {
+            Store::Frame(f, offs) => match special {
                 Some(kind) => Ok((Some(offsets::special_offset(kind)), 0)),
-                None => Ok((Some(f.store_chunk(chunk)? as i64), i64::from(h.cbytes))),
+                None => {
+                    if let Frame::Sparse(sf) = f {
+                        sf.number_after(offs);
+                    }
+                    Ok((Some(f.store_chunk(chunk)? as i64), i64::from(h.cbytes)))
+                }
             },
         }
+    }
+
+    /// For a stored chunk of a contiguous frame: writes its replacement where it lies (a
+    /// special replacement removes it), moving the chunks after it and their offsets, as
+    /// the reference does; returns the new index entry and stored size. `None` elsewhere.
+    fn replace_in_place(
+        &mut self,
+        at: usize,
+        old_len: i64,
+        h: &Header,
+        chunk: &[u8],
+    ) -> Option<Result<(Option<i64>, i64)>> {
+        let special = special_kind(h).filter(|_| self.chunksize > 0);
+        if let Store::Frame(Frame::Sparse(f), offs) = &mut self.store {
+            let old = u64::try_from(offs[at]).ok()?;
+            if special.is_some() {
+                return None;
+            }
+            let r = f.overwrite_chunk(old, chunk);
+            return Some(r.map(|()| (Some(old as i64), i64::from(h.cbytes))));
+        }
+        let Store::Frame(Frame::Contiguous(f), offs) = &mut self.store else {
+            return None;
+        };
+        let old = u64::try_from(offs[at]).ok()?;
+        let new = special.is_none().then_some(chunk);
+        let r = f.replace_chunk(old, old_len as u64, new).map(|delta| {
+            for (i, o) in offs.iter_mut().enumerate() {
+                if i != at && *o >= 0 && *o as u64 > old {
+                    *o += delta;
+                }
+            }
+            match special {
+                Some(kind) => (Some(offsets::special_offset(kind)), 0),
+                None => (Some(old as i64), i64::from(h.cbytes)),
+            }
+        });
+        Some(r)
     }
 
     /// The compressed size an index entry accounts for.
@@ -296,7 +294,8 @@ impl SuperChunk {
         let saved = (self.chunksize, self.nbytes, self.cbytes, self.vl_blocks);
         let r = f(self);
         if r.is_err() {
-            if let (Store::Frame(_, o), Some(old)) = (&mut self.store, offsets) {
+            if let (Store::Frame(frame, o), Some(old)) = (&mut self.store, offsets) {
+                frame.abort();
                 *o = old;
             }
             (self.chunksize, self.nbytes, self.cbytes, self.vl_blocks) = saved;
@@ -377,13 +376,17 @@ impl SuperChunk {
         let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         self.fit_chunksize(h.nbytes, n, Op::Update)?;
-        let (entry, cb) = self
-            .place(&h, chunk)
-            .map_err(|e| write_error(e, Error::ChunkUpdate))?;
+        let in_place = self.replace_in_place(at, old_cbytes, &h, chunk);
+        let (entry, cb) = match in_place {
+            Some(r) => r.map_err(|e| write_error(e, Error::ChunkUpdate))?,
+            None => self
+                .place(&h, chunk)
+                .map_err(|e| write_error(e, Error::ChunkUpdate))?,
+        };
         match (&mut self.store, entry) {
             (Store::Memory(v), _) => v[at] = chunk.to_vec(),
             (Store::Frame(f, offs), Some(e)) => {
-                if offs[at] >= 0 {
+                if offs[at] >= 0 && offs[at] != e && !f.is_contiguous() {
                     f.release(offs[at] as u64);
                 }
                 offs[at] = e;
@@ -487,7 +490,7 @@ impl SuperChunk {
             return Err(Error::WriteBuffer);
         }
         out.truncate(n);
-        self.append_chunk(&out)
+        self.transaction(|s| s.append_inner(&out))
     }
 
     /// Decodes block `nblock` of the VL-block chunk `n`.

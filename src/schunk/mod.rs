@@ -2,10 +2,12 @@
 //! in memory, in a contiguous frame (a buffer or a file) or in a sparse frame (a directory).
 
 mod chunks;
+mod lazy;
 mod meta;
 mod open;
 mod persist;
 mod slice;
+mod stamp;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -69,9 +71,12 @@ pub struct SuperChunk {
     pub(crate) storage: Storage,
     pub(crate) tick: i64,
     /// What the file looked like after this handle last read or wrote it.
-    pub(crate) stamp: Option<(u64, Vec<u8>)>,
+    pub(crate) stamp: Option<stamp::Stamp>,
     /// Bumped whenever a re-read replaced the state with another handle's changes.
     pub(crate) generation: u64,
+    /// Whether frame headers carry the fixed thread counts of a copy (0 and 1) instead of
+    /// the contexts' (the reference's `blosc2_schunk_copy`).
+    pub(crate) copy_threads: bool,
 }
 
 impl SuperChunk {
@@ -92,6 +97,7 @@ impl SuperChunk {
             tick: 0,
             stamp: None,
             generation: 0,
+            copy_threads: false,
         }
     }
 
@@ -205,8 +211,16 @@ impl SuperChunk {
             typesize: self.cparams.typesize,
             blocksize: self.cparams.blocksize,
             chunksize: self.chunksize,
-            nthreads_c: self.cparams.nthreads,
-            nthreads_d: self.dparams.nthreads,
+            nthreads_c: if self.copy_threads {
+                0
+            } else {
+                self.cparams.nthreads
+            },
+            nthreads_d: if self.copy_threads {
+                1
+            } else {
+                self.dparams.nthreads
+            },
             has_vlmeta: !self.vlmetalayers.is_empty(),
             filters: self.cparams.filters,
             filters_meta: self.cparams.filters_meta,
@@ -216,51 +230,21 @@ impl SuperChunk {
         }
     }
 
-    /// Writes the current state to the frame, if any.
+    /// Writes the current state to the frame, if any. Contiguous frames account the
+    /// whole chunk section as compressed bytes, as the reference does.
     pub(crate) fn commit(&mut self) -> Result<()> {
         self.tick += 1;
         let header = self.frame_header();
-        let needs_rewrite = match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) => {
-                f.header_len_changes(header.encode()?.len() as u64)
-            }
-            _ => false,
-        };
-        if needs_rewrite {
-            return self.rewrite_contiguous(header);
-        }
         let vlmeta = &self.vlmetalayers;
         match &mut self.store {
             Store::Frame(f, offsets) => f.commit(header, offsets, vlmeta)?,
             Store::Memory(_) => return Ok(()),
         }
-        if self.needs_compaction() {
-            self.compact_file()?;
+        if let Store::Frame(Frame::Contiguous(f), _) = &self.store {
+            self.cbytes = i64::try_from(f.chunks_len()).map_err(|_| Error::Data)?;
         }
         self.stamp = self.disk_stamp();
         Ok(())
-    }
-
-    /// Writes a contiguous frame again from scratch (its header changed size).
-    fn rewrite_contiguous(&mut self, header: FrameHeader) -> Result<()> {
-        let Store::Frame(Frame::Contiguous(f), offsets) = &mut self.store else {
-            return Err(Error::Failure);
-        };
-        let mut chunks = Vec::with_capacity(offsets.len());
-        for &o in offsets.iter() {
-            chunks.push(match crate::frame::offsets::slot(o)? {
-                crate::frame::offsets::Slot::Stored(at) => Some(f.read_chunk(at)?.into_owned()),
-                crate::frame::offsets::Slot::Special(_) => None,
-            });
-        }
-        f.reset()?;
-        f.start(header.encode()?.len() as u64);
-        for (o, c) in offsets.iter_mut().zip(chunks) {
-            if let Some(c) = c {
-                *o = f.store_chunk(&c)? as i64;
-            }
-        }
-        f.commit(header, offsets, &self.vlmetalayers)
     }
 }
 

@@ -9,6 +9,18 @@ use crate::error::{Error, Result};
 use crate::frame::{CFrame, Frame, Opened, SFrame};
 use crate::io::{FrameBuffer, Io, MemoryStream, OpenMode};
 
+/// Whether frame files of backend `io` keep an undo record while they change (plain files
+/// of the default backend).
+pub(crate) fn keeps_undo(io: &Arc<dyn Io>) -> bool {
+    io.id() == crate::io::IO_FILESYSTEM
+}
+
+/// Whether contiguous frame files of backend `io` are opened for each operation and closed
+/// after it, as the reference does (user I/O backends, which see every call).
+fn per_operation(io: &Arc<dyn Io>) -> bool {
+    io.id() != crate::io::IO_FILESYSTEM && io.id() != crate::io::IO_FILESYSTEM_MMAP
+}
+
 /// The empty store a new super-chunk starts with.
 pub(super) fn create_store(storage: &Storage) -> Result<Store> {
     match (&storage.urlpath, storage.contiguous) {
@@ -21,7 +33,7 @@ pub(super) fn create_store(storage: &Storage) -> Result<Store> {
             };
             let stream = Box::new(MemoryStream::new(buf));
             Ok(Store::Frame(
-                Frame::Contiguous(CFrame::create(stream, 0, false)),
+                Frame::Contiguous(CFrame::create(stream, 0)),
                 Vec::new(),
             ))
         }
@@ -30,11 +42,16 @@ pub(super) fn create_store(storage: &Storage) -> Result<Store> {
             if path.is_dir() {
                 std::fs::remove_dir_all(path).map_err(|_| Error::FileRemove)?;
             }
+            if per_operation(&io) {
+                let f = CFrame::create_per_op(io, path.clone());
+                return Ok(Store::Frame(Frame::Contiguous(f), Vec::new()));
+            }
             let stream = io.open(path, OpenMode::Create)?;
-            Ok(Store::Frame(
-                Frame::Contiguous(CFrame::create(stream, 0, true)),
-                Vec::new(),
-            ))
+            let mut f = CFrame::create(stream, 0);
+            if keeps_undo(&io) {
+                f.keep_undo(path.clone());
+            }
+            Ok(Store::Frame(Frame::Contiguous(f), Vec::new()))
         }
         (Some(path), false) => {
             let io = storage.backend()?;
@@ -108,10 +125,20 @@ impl SuperChunk {
             let (f, opened) = SFrame::open(path, io)?;
             return SuperChunk::from_opened(Frame::Sparse(f), opened, storage);
         }
+        if per_operation(&io) {
+            let (f, opened) = CFrame::open_per_op(io, path.to_path_buf(), offset)?;
+            return SuperChunk::from_opened(Frame::Contiguous(f), opened, storage);
+        }
+        if keeps_undo(&io) {
+            crate::frame::undo::recover(path)?;
+        }
         let stream = io
             .open(path, OpenMode::ReadWrite)
             .or_else(|_| io.open(path, OpenMode::Read))?;
-        let (f, opened) = CFrame::open(stream, offset, true)?;
+        let (mut f, opened) = CFrame::open(stream, offset)?;
+        if keeps_undo(&io) {
+            f.keep_undo(path.to_path_buf());
+        }
         SuperChunk::from_opened(Frame::Contiguous(f), opened, storage)
     }
 
@@ -122,7 +149,7 @@ impl SuperChunk {
             return Err(Error::ReadBuffer);
         }
         let stream = Box::new(MemoryStream::new(buffer));
-        let (f, opened) = CFrame::open(stream, 0, false)?;
+        let (f, opened) = CFrame::open(stream, 0)?;
         // A buffer holds exactly one frame (the reference refuses trailing bytes).
         if f.len() != len as u64 {
             return Err(Error::InvalidHeader);
@@ -155,55 +182,6 @@ impl SuperChunk {
 }
 
 impl SuperChunk {
-    /// The identity of the committed state of a file-backed frame on the file system: the
-    /// file (or index file) inode and the fixed part of its header. `None` for other
-    /// storage.
-    pub(crate) fn disk_stamp(&mut self) -> Option<(u64, Vec<u8>)> {
-        use std::os::unix::fs::{FileExt, MetadataExt};
-        let path = self.storage.urlpath.as_ref()?;
-        let io_id = self.storage.io.as_ref().map(|io| io.id());
-        let on_fs = io_id
-            .is_none_or(|id| id == crate::io::IO_FILESYSTEM || id == crate::io::IO_FILESYSTEM_MMAP);
-        let mut head = vec![0u8; crate::frame::header::HEADER_MINLEN];
-        match &mut self.store {
-            Store::Frame(Frame::Contiguous(f), _)
-                if on_fs && io_id != Some(crate::io::IO_FILESYSTEM_MMAP) =>
-            {
-                // The file at `path` is the one this handle reads while it has the same
-                // inode (the open stream keeps that inode from being reused).
-                let ino = std::fs::metadata(path).ok().filter(|m| m.is_file())?.ino();
-                f.read_at(f.base(), &mut head).ok()?;
-                Some((ino, head))
-            }
-            Store::Frame(Frame::Contiguous(f), _) if on_fs => {
-                let file = std::fs::File::open(path).ok()?;
-                let ino = file.metadata().ok()?.ino();
-                file.read_exact_at(&mut head, f.base()).ok()?;
-                Some((ino, head))
-            }
-            Store::Frame(Frame::Sparse(_), _) if on_fs => {
-                let file = std::fs::File::open(path.join(crate::frame::sframe::INDEX_FILE)).ok()?;
-                let ino = file.metadata().ok()?.ino();
-                file.read_exact_at(&mut head, 0).ok()?;
-                Some((ino, head))
-            }
-            _ => None,
-        }
-    }
-
-    /// Re-reads the frame when another handle changed it since this one last saw it;
-    /// whether it did.
-    pub fn resync(&mut self) -> Result<bool> {
-        if self.stamp.is_none() {
-            return Ok(false);
-        }
-        let now = self.disk_stamp();
-        if now.is_none() || now == self.stamp {
-            return Ok(false);
-        }
-        self.refresh()
-    }
-
     /// Gives the contexts of a re-read state the callbacks and thread counts of `old`.
     fn keep_contexts_of(&mut self, old: &SuperChunk) {
         self.cparams.nthreads = old.cparams.nthreads;
@@ -227,7 +205,7 @@ impl SuperChunk {
         let mut fresh = SuperChunk::open(&path, base.unwrap_or(0), self.storage.io.clone())?;
         // A contiguous frame reads through its open file: another file at the path (same
         // contents or not) must replace it.
-        let inode = |sc: &SuperChunk| sc.stamp.as_ref().map(|s| s.0);
+        let inode = |sc: &SuperChunk| sc.stamp.as_ref().map(|s| s.inode());
         let same_file = base.is_none() || inode(&fresh) == inode(self);
         let same = same_file
             && fresh.nbytes == self.nbytes

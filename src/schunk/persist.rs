@@ -13,9 +13,7 @@ impl SuperChunk {
     /// The bytes of an in-memory contiguous frame, in place.
     pub fn frame_bytes(&self) -> Option<&[u8]> {
         match &self.store {
-            Store::Frame(Frame::Contiguous(f), _) if self.storage.urlpath.is_none() => {
-                f.stream().as_slice()
-            }
+            Store::Frame(Frame::Contiguous(f), _) if self.storage.urlpath.is_none() => f.as_slice(),
             _ => None,
         }
     }
@@ -41,10 +39,27 @@ impl SuperChunk {
         }
     }
 
+    /// The header of a frame built anew from this super-chunk's chunks (`to_buffer`,
+    /// `to_file` and `append_file` of anything but an in-memory frame): the reference
+    /// writes fixed thread counts there and the block size and item size of the last chunk
+    /// (1 for items of more than 255 bytes).
+    fn copy_header(&mut self) -> Result<crate::frame::FrameHeader> {
+        let mut h = self.frame_header();
+        h.nthreads_c = 0;
+        h.nthreads_d = 1;
+        let n = self.nchunks();
+        if n > 0 {
+            let last = crate::chunk::Header::parse(&self.stored(n - 1)?)?;
+            h.blocksize = last.blocksize;
+            h.typesize = i32::from(last.typesize);
+        }
+        Ok(h)
+    }
+
     /// Writes this super-chunk as a contiguous frame into `stream` at `base`.
     fn write_cframe(&mut self, stream: Box<dyn Stream>, base: u64) -> Result<CFrame> {
-        let mut f = CFrame::create(stream, base, false);
-        let header = self.frame_header();
+        let mut f = CFrame::create(stream, base);
+        let header = self.copy_header()?;
         f.start(header.encode()?.len() as u64);
         let mut offs = Vec::with_capacity(self.nchunks() as usize);
         for n in 0..self.nchunks() {
@@ -81,7 +96,11 @@ impl SuperChunk {
     /// Writes this super-chunk as a contiguous frame file; returns its length.
     pub fn to_file(&mut self, path: &Path) -> Result<i64> {
         let io = self.storage.backend()?;
-        let stream = io.open(path, OpenMode::Create)?;
+        let mut stream = io.open(path, OpenMode::Create)?;
+        if let Some(bytes) = self.frame_bytes() {
+            stream.write_at(0, bytes)?;
+            return Ok(bytes.len() as i64);
+        }
         let f = self.write_cframe(stream, 0)?;
         Ok(f.len() as i64)
     }
@@ -108,6 +127,7 @@ impl SuperChunk {
             storage.io = self.storage.io.clone();
         }
         let mut out = SuperChunk::new(storage).map_err(|_| Error::SchunkCopy)?;
+        out.copy_threads = true;
         out.chunksize = -1;
         out.metalayers = self.metalayers.clone();
         out.vlmetalayers = self.vlmetalayers.clone();
@@ -117,42 +137,5 @@ impl SuperChunk {
             out.append_chunk(&c)?;
         }
         Ok(out)
-    }
-
-    /// Whether a file-backed contiguous frame carries more unreferenced space (left by
-    /// crash-safe updates) than live chunks, and at least 64 KiB of it.
-    pub(crate) fn needs_compaction(&self) -> bool {
-        let Store::Frame(Frame::Contiguous(f), _) = &self.store else {
-            return false;
-        };
-        let backend_is_file = self.storage.io.as_ref().is_none_or(|io| {
-            io.id() == crate::io::IO_FILESYSTEM || io.id() == crate::io::IO_FILESYSTEM_MMAP
-        });
-        let garbage = f.chunks_len().saturating_sub(self.cbytes.max(0) as u64);
-        f.base() == 0
-            && backend_is_file
-            && self.storage.urlpath.is_some()
-            && garbage > (self.cbytes.max(0) as u64).max(1 << 16)
-    }
-
-    /// Rewrites a file-backed contiguous frame without unreferenced space: the compact
-    /// copy is written next to it and renamed over it, so readers and crashes see either
-    /// the old or the new file.
-    pub(crate) fn compact_file(&mut self) -> Result<()> {
-        let Some(path) = self.storage.urlpath.clone() else {
-            return Ok(());
-        };
-        let io = self.storage.backend()?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".b2tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        let stream = io.open(&tmp, OpenMode::Create)?;
-        drop(self.write_cframe(stream, 0)?);
-        std::fs::rename(&tmp, &path).map_err(|_| Error::FileWrite)?;
-        let stream = io.open(&path, OpenMode::ReadWrite)?;
-        let (f, opened) = CFrame::open(stream, 0, true)?;
-        self.cbytes = opened.header.cbytes;
-        self.store = Store::Frame(Frame::Contiguous(f), opened.offsets);
-        Ok(())
     }
 }

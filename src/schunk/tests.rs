@@ -227,14 +227,16 @@ fn interrupted_append_leaves_old_frame_readable() {
         f.store_chunk(&chunk).expect("store");
     }
     drop(sc);
-    let after = std::fs::read(&p).expect("read");
-    assert!(after.len() > before.len());
-    assert_eq!(
-        &after[..before.len()],
-        &before[..],
-        "committed bytes untouched"
-    );
+    let undo = crate::frame::undo::undo_path(&p);
+    assert!(undo.exists(), "the undo record stays behind");
+    assert_ne!(std::fs::read(&p).expect("read"), before);
     let mut re = SuperChunk::open(&p, 0, None).expect("old state opens");
+    assert_eq!(
+        std::fs::read(&p).expect("read"),
+        before,
+        "old bytes restored"
+    );
+    assert!(!undo.exists(), "the applied record is removed");
     assert_eq!(re.nchunks(), 3);
     assert_eq!(decompressed(&mut re, 2), data(500, 9));
     let _ = std::fs::remove_file(&p);

@@ -115,6 +115,7 @@ impl Reference {
             let pid = libc::fork();
             assert!(pid >= 0, "fork failed");
             if pid == 0 {
+                quiet_crashes();
                 let opened = self.open_frame(bytes).is_some();
                 libc::_exit(if opened { OPENED } else { REFUSED });
             }
@@ -122,6 +123,34 @@ impl Reference {
             libc::waitpid(pid, &mut status, 0);
             libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == OPENED
         }
+    }
+}
+
+/// Makes a crash of this (child) process plain: default signal dispositions, and no
+/// sanitizer death callback (under libFuzzer it would save the input as a finding of ours).
+///
+/// # Safety
+/// Only for a forked child about to call the reference and leave with `_exit`.
+unsafe fn quiet_crashes() {
+    for sig in [
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGABRT,
+        libc::SIGFPE,
+        libc::SIGILL,
+    ] {
+        // SAFETY: restoring a default disposition.
+        unsafe { libc::signal(sig, libc::SIG_DFL) };
+    }
+    let name = c"__sanitizer_set_death_callback";
+    // SAFETY: dlsym in the global scope with a NUL-terminated name.
+    let f = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
+    if !f.is_null() {
+        // SAFETY: the sanitizer runtime's `void __sanitizer_set_death_callback(void (*)(void))`.
+        type SetFn = unsafe extern "C" fn(Option<extern "C" fn()>);
+        let set = unsafe { std::mem::transmute::<*mut libc::c_void, SetFn>(f) };
+        // SAFETY: clearing the callback.
+        unsafe { set(None) };
     }
 }
 
