@@ -299,6 +299,26 @@ static int c_frame_chunk_cbytes_small(void) {
   return ACCEPTED;
 }
 
+/* Lazy chunks: the lazy flag on a value-special chunk whose cbytes (the value's width)
+ * runs past the source; lazy chunks are exempt from the cbytes check (found by the
+ * differential fuzz target: the reference reads the value past the end of the source). */
+static int c_lazy_value_overread(void) {
+  uint8_t chunk[40];
+  memset(chunk, 0, sizeof chunk);
+  chunk[0] = 5;
+  chunk[1] = 1;
+  chunk[2] = 0x05;
+  chunk[3] = 1;
+  wr32(chunk + 4, 1 << 16);
+  wr32(chunk + 8, 1 << 16);
+  wr32(chunk + 12, 32 + (1 << 16)); /* a 64 KiB value in a 40-byte source */
+  chunk[31] = 0x30 | 0x08;          /* value special, lazy */
+  uint8_t *src = guarded_copy(chunk, sizeof chunk);
+  uint8_t *dst = guarded(1 << 16);
+  int rc = blosc2_decompress_ctx(dctx(), src, sizeof chunk, dst, 1 << 16);
+  return rc < 0 ? SAFE : ACCEPTED;
+}
+
 /* Frames: an index entry near INT64_MAX (offset arithmetic overflow, #241). */
 static int c_frame_offset_overflow(void) {
   blosc2_schunk *sc = make_schunk(2, NULL);
@@ -682,6 +702,7 @@ static const case_t cases[] = {
     {"frame_metalayer_offset", c_frame_metalayer, REF_SAFE},
     {"lazy_chunk_cbytes_past_file", c_lazy_cbytes, REF_SAFE},
     {"lazy_flag_without_schunk", c_lazy_flag, REF_SAFE},
+    {"lazy_value_special_overread", c_lazy_value_overread, REF_CRASHES},
     {"lazy_chunk_trailer_cut", c_lazy_trailer_cut, REF_SAFE},
     {"vlblock_size_overflow", c_vlblock_sizes, REF_SAFE},
     {"getitem_size_overflow", c_getitem_overflow, REF_SAFE},

@@ -159,6 +159,8 @@ enum Comparable {
 ///   reference leaves the trailing `nbytes % typesize` bytes uninitialised (corpus
 ///   manifest, `blosc1/b013_*`);
 /// - instrumented chunks (blosc2 flags bit 7) decode to instrumentation records there;
+/// - lazy chunks: the reference does not check their `cbytes` against the source and
+///   reads past it;
 /// - filters and codecs of the reference's plugin registry (ids 32 and up: NDLZ, ZFP,
 ///   NDCELL, NDMEAN, ...) not built into this library yet.
 fn comparable(chunk: &[u8]) -> Comparable {
@@ -168,7 +170,9 @@ fn comparable(chunk: &[u8]) -> Comparable {
     let plugin = h.is_extended()
         && (h.filters.iter().any(|&f| f >= 32)
             || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
-    if plugin || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
+    // Lazy chunks: the reference trusts their cbytes and reads past the source (SECURITY.md).
+    let lazy = h.is_extended() && h.is_lazy();
+    if plugin || lazy || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
         return Comparable::No;
     }
     let ts = usize::from(h.typesize);
