@@ -166,7 +166,10 @@ impl SuperChunk {
     pub fn into_memory(mut self) -> Result<SuperChunk> {
         let mut chunks = Vec::with_capacity(self.nchunks() as usize);
         for n in 0..self.nchunks() {
-            chunks.push(self.stored(n)?.into_owned());
+            let chunk = self.stored(n)?.into_owned();
+            // Copied chunks must have valid headers (the reference checks each one).
+            crate::chunk::Header::parse(&chunk)?;
+            chunks.push(chunk);
         }
         self.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
         self.store = Store::Memory(chunks);
