@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
-# Run the coverage-guided fuzz targets of fuzz/ (cargo fuzz, libFuzzer) for SECONDS each
-# (default 60). Installs the nightly toolchain and cargo-fuzz when missing. The targets
-# start from the shared corpus when ../shared/corpus exists (chunks for chunk_decode,
-# frames for frame_read) and keep what they find in fuzz/corpus/<target>/; a crash or
-# failed assertion is saved in fuzz/artifacts/<target>/ and makes the script fail.
+# Run the coverage-guided fuzz targets of fuzz/ (cargo fuzz, libFuzzer, AddressSanitizer)
+# for SECONDS each (default 60), or for RUNS executions each with `-runs=RUNS`. Installs the
+# nightly toolchain and cargo-fuzz when missing.
 #
-# usage: bash tools/fuzz.sh [SECONDS] [TARGET...]
+# The targets start from seeds cut from the shared corpus (../shared/corpus) in the form each
+# target reads (chunks, frames, frame headers/trailers/indexes, packed sparse frames) and
+# keep what they find in fuzz/corpus/<target>/. A crash, panic or failed assertion is saved
+# in fuzz/artifacts/<target>/ and makes the script fail; minimise it with
+# `cargo +nightly fuzz tmin <target> <artifact>` and keep the result in
+# fuzz/regressions/<target>/, which `cargo test` replays (tests/fuzz_regressions.rs).
+#
+# For every target the last lines of libFuzzer's output are kept in
+# target/fuzz-logs/<target>.log and summarised: executions, coverage (edges), features,
+# corpus size, peak RSS, executions per second.
+#
+# With FUZZ_KEEP_GOING=1 libFuzzer runs in fork mode and keeps fuzzing past findings
+# (-fork=1 -ignore_crashes=1 ...), so that a campaign collects every finding it meets.
+#
+# usage: bash tools/fuzz.sh [SECONDS | -runs=RUNS] [TARGET...]
+#   targets: chunk_decode chunk_mutate differential differential_frame frame_read frame_file
+#            frame_meta sframe_index roundtrip schunk_ops io_backends (all by default)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root/fuzz"
-seconds=${1:-60}
+limit=${1:-60}
 shift || true
+case $limit in
+  -runs=*) stop="$limit" ;;
+  *) stop="-max_total_time=$limit" ;;
+esac
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(chunk_decode frame_read roundtrip schunk_ops io_backends bloscpack_read bcolz_meta)
+[ ${#targets[@]} -gt 0 ] || targets=(chunk_decode chunk_mutate differential differential_frame
+  frame_read frame_file frame_meta sframe_index roundtrip schunk_ops io_backends bloscpack_read
+  bcolz_meta b2nd_read ndlz_decode ndlz_roundtrip zfp_decode ndcell_backward)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked
+bash "$root/tools/fetch-reference.sh" > /dev/null # the differential targets load it
 
 # The bundled C codecs are compiled by GCC with the inherited -fsanitize=address. GCC's
 # use-after-scope poisoning then flags a read of a constant table in zstd's
@@ -23,38 +44,101 @@ cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked
 # is switched off for the C code.
 export CFLAGS="${CFLAGS:+$CFLAGS }-fno-sanitize-address-use-after-scope"
 
-shared="$root/../shared/corpus"
-seed() { # seed TARGET PATTERN DIR...
-  local target=$1 pattern=$2
-  shift 2
-  mkdir -p "corpus/$target"
-  for dir in "$@"; do
-    [ -d "$shared/$dir" ] && find "$shared/$dir" -type f -name "$pattern" -exec cp -n {} "corpus/$target/" \;
-  done
-  return 0
-}
-seed chunk_decode '*.cdata' chunks blosc1 compat
-seed frame_read '*.b2frame' frames sframes compat
-mkdir -p corpus/roundtrip corpus/io_backends
-seed bloscpack_read '*.blp' bloscpack
-mkdir -p corpus/bcolz_meta
-for m in "$shared"/bcolz/*/meta "$shared"/bcolz/*/*/meta; do
-  if [ -d "$m" ]; then
-    { cat "$m/sizes"; printf '\0'; cat "$m/storage"; } > "corpus/bcolz_meta/$(echo "$m" | tr / _)"
-  fi
-done
+# Seeds, in the form each target reads, named by content (existing ones are kept).
+python3 - "$root/../shared/corpus" corpus << 'EOF'
+import glob, hashlib, os, struct, sys
+shared, out = sys.argv[1:3]
 
+def put(target, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    p = os.path.join(d, "seed-" + hashlib.sha1(data).hexdigest()[:16])
+    if not os.path.exists(p):
+        open(p, "wb").write(data)
+
+for t in ("roundtrip", "schunk_ops", "io_backends", "ndlz_decode", "ndlz_roundtrip",
+          "zfp_decode", "ndcell_backward"):
+    os.makedirs(os.path.join(out, t), exist_ok=True)
+# chunk_mutate: codec, flags, typesize, no edits, then data (dictionary and VL variants).
+text = b"".join(b"row %05d: value %d;" % (i, i * i % 977) for i in range(2000))
+for codec in range(5):
+    for flags in (0x00, 0x01, 0x02, 0x03, 0x24, 0x47):
+        put("chunk_mutate", bytes([codec | 0x50, flags, 3, 0]) + text[: 6000 + 500 * codec])
+if not os.path.isdir(shared):
+    print("fuzz.sh: no shared corpus at %s; seeds are synthetic only" % shared)
+    sys.exit(0)
+for f in glob.glob(shared + "/**/*.cdata", recursive=True):
+    data = open(f, "rb").read()
+    put("chunk_decode", data)
+    put("differential", data)
+frames = [f for f in glob.glob(shared + "/**/*.b2frame", recursive=True) if os.path.isfile(f)]
+frames += [f for f in glob.glob(shared + "/b2nd/*.b2nd") if os.path.isfile(f)]
+for f in frames:
+    b = open(f, "rb").read()
+    for t in ("frame_read", "frame_file", "differential_frame"):
+        put(t, b)
+    if len(b) < 64 or b[2:10] != b"b2frame\0":
+        continue
+    hlen = struct.unpack(">i", b[11:15])[0]
+    flen = struct.unpack(">Q", b[16:24])[0]
+    cbytes = struct.unpack(">q", b[0x27:0x2f])[0]
+    if not (0 < hlen <= flen <= len(b)):
+        continue
+    put("frame_meta", b"\x00" + b[:hlen])
+    tlen = struct.unpack(">I", b[flen - 22 : flen - 18])[0]
+    if 25 <= tlen <= flen - hlen:
+        put("frame_meta", b"\x01" + b[flen - tlen : flen])
+    idx = hlen + (cbytes if b[0x1a] == 0 else 0)  # sparse frames: no chunk section
+    if idx + 32 <= flen:
+        put("frame_meta", b"\x02" + b[idx : flen - tlen])
+    at = b.find(b"\xa4b2nd\xd2", 0, hlen)
+    if at > 0:
+        off = struct.unpack(">i", b[at + 6 : at + 10])[0]
+        if 0 < off + 5 <= hlen:
+            n = struct.unpack(">I", b[off + 1 : off + 5])[0]
+            put("frame_meta", b"\x03" + b[off + 5 : off + 5 + n])
+for f in glob.glob(shared + "/bloscpack/*.blp"):
+    put("bloscpack_read", open(f, "rb").read())
+for f in glob.glob(shared + "/b2nd/*.b2nd"):
+    if os.path.isfile(f):
+        put("b2nd_read", open(f, "rb").read())
+# bcolz_meta: meta/sizes, a NUL byte, meta/storage.
+for m in glob.glob(shared + "/bcolz/*/meta") + glob.glob(shared + "/bcolz/*/*/meta"):
+    sizes, storage = os.path.join(m, "sizes"), os.path.join(m, "storage")
+    if os.path.isfile(sizes) and os.path.isfile(storage):
+        put("bcolz_meta", open(sizes, "rb").read() + b"\0" + open(storage, "rb").read())
+# Sparse frames: the index frame and the chunk files, each as a 32-bit length and bytes.
+for d in glob.glob(shared + "/**/", recursive=True):
+    index = os.path.join(d, "chunks.b2frame")
+    if not os.path.isfile(index):
+        continue
+    parts = [open(index, "rb").read()]
+    n = 0
+    while os.path.isfile(os.path.join(d, "%08X.chunk" % n)):
+        parts.append(open(os.path.join(d, "%08X.chunk" % n), "rb").read())
+        n += 1
+    put("sframe_index", b"".join(struct.pack("<I", len(p)) + p for p in parts))
+EOF
+
+logs="$root/target/fuzz-logs"
+keep_going=()
+if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
+  keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+fi
+mkdir -p "$logs"
 status=0
 for target in "${targets[@]}"; do
-  echo "==> $target for ${seconds}s"
-  mkdir -p "corpus/$target"
+  echo "==> $target ($stop)"
   # Leak checks are off: the worker threads of dropped thread pools still hold their few
-  # allocations when the process exits, which LeakSanitizer reports.
-  ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" cargo +nightly fuzz run -O "$target" "corpus/$target" -- \
-    -max_total_time="$seconds" -rss_limit_mb=4096 -max_len=1048576 -print_final_stats=1 \
-    -detect_leaks=0 \
-    2>&1 | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==|SUMMARY|Test unit written|thread .* panicked)' ||
-    true
+  # allocations when the process exits, which LeakSanitizer reports. Inputs up to 1 MiB;
+  # a run may use 2 GiB.
+  ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" cargo +nightly fuzz run -O \
+    "$target" "corpus/$target" -- "$stop" -rss_limit_mb=2048 -max_len=1048576 \
+    -print_final_stats=1 -detect_leaks=0 "${keep_going[@]}" > "$logs/$target.log" 2>&1 || true
+  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|SUMMARY|Test unit written|thread .* panicked)' \
+    "$logs/$target.log" | sed 's/^/    /' || true
+  grep -E '^#[0-9]+(:| +(DONE|pulse|NEW|REDUCE|INITED))' "$logs/$target.log" | tail -n 1 |
+    sed -E 's/^#([0-9]+):? +([A-Z]+ +)?/    last status: \1 execs, /' || true
   if [ -n "$(ls -A "artifacts/$target" 2> /dev/null)" ]; then
     echo "    FOUND: $(ls "artifacts/$target")"
     status=1

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# Run the chunk-API stress test (ctest/chunkapi/test_stress.c) under ThreadSanitizer against
-# our library built with -Zsanitizer=thread. Needs the nightly toolchain with rust-src
-# (`rustup component add rust-src --toolchain nightly`): std must be rebuilt with the
-# sanitizer (-Zbuild-std), or every lock inside std looks like a race. Not part of
-# tools/test-all.sh, since a fresh machine has only the stable toolchain.
-# usage: tools/tsan.sh [SECONDS [MAXSIZE [MINOPS]]]   (default: 2 seconds)
+# Run the race checks under ThreadSanitizer against our library built with
+# -Zsanitizer=thread:
+#   - the chunk-API stress test (ctest/chunkapi/test_stress.c): contexts of their own on 8
+#     threads (nthreads 1 and 2), the global API from 3 more, blosc2_init from 8 at once;
+#   - the frame race check (ctest/security/race_frames.c): super-chunks with nthreads 2 in
+#     memory, as in-memory frames and as frame files; a writer and three readers, each
+#     with its own handle, on one contiguous and on one sparse frame.
+# Needs the nightly toolchain with rust-src (installed when missing): std must be rebuilt
+# with the sanitizer (-Zbuild-std), or every lock inside std looks like a race. Any
+# ThreadSanitizer report fails the script (exit status 66). Not part of tools/test-all.sh.
+# usage: tools/tsan.sh [SECONDS [MAXSIZE [MINOPS]]]   (default: 2 seconds per part)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 triple=x86_64-unknown-linux-gnu
+rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+rustup +nightly component list --installed | grep -q '^rust-src' ||
+  rustup component add rust-src --toolchain nightly
 sysroot=$(rustc +nightly --print sysroot)
 runtime="$sysroot/lib/rustlib/$triple/lib/librustc-nightly_rt.tsan.a"
 out=target/tsan-run
 mkdir -p "$out"
-RUSTFLAGS="-Zsanitizer=thread" CARGO_TARGET_DIR=target/tsan \
+RUSTFLAGS="-Zsanitizer=thread" CARGO_TARGET_DIR=target/tsan CARGO_PROFILE_RELEASE_LTO=false \
   cargo +nightly build -Zbuild-std --release --target "$triple" >&2
 cp -f "target/tsan/$triple/release/libblosc2.so" "$out/libblosc2.so.9"
 # The C side is compiled with gcc's instrumentation and linked against the runtime of the
@@ -22,5 +30,17 @@ gcc -O1 -g -fsanitize=thread -DBLOSC2_VARIANT_OURS=1 -Iinclude -Ictest -Ictest/c
   -c ctest/chunkapi/test_stress.c -o "$out/stress.o"
 gcc -o "$out/stress" "$out/stress.o" -Wl,--whole-archive "$runtime" -Wl,--no-whole-archive \
   "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
+gcc -O1 -g -fsanitize=thread -Iinclude -c ctest/security/race_frames.c -o "$out/race_frames.o"
+gcc -o "$out/race_frames" "$out/race_frames.o" -Wl,--whole-archive "$runtime" \
+  -Wl,--no-whole-archive "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
 if [ $# -eq 0 ]; then set -- 2; fi
-TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" "$out/stress" "$@"
+export TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}"
+status=0
+echo "==> chunk-API stress"
+"$out/stress" "$@" || status=$?
+echo "==> frames"
+rm -rf "$out/frames"
+mkdir -p "$out/frames"
+"$out/race_frames" "$out/frames" "$1" || status=$?
+echo "==> tsan: exit status $status"
+exit $status

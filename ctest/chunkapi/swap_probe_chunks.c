@@ -4,7 +4,7 @@
  */
 #include "swap_probe.h"
 
-static uint8_t g_chunk[1 << 20], g_out[1 << 20], g_src[1 << 20];
+static uint8_t g_chunk[(1 << 20) + BLOSC2_MAX_OVERHEAD], g_out[1 << 20], g_src[1 << 20];
 
 void sp_special(void) {
   static const int32_t typesizes[] = {1, 3, 4, 8, 16, 300};

@@ -90,7 +90,7 @@ static int build_frame(int f, frame_t *out) {
       blosc2_cparams vp = fc_cparams(1);
       blosc2_context *cc = blosc2_create_cctx(vp);
       for (int c = 0; c < 3 && cc; c++) {
-        uint8_t b[4][300];
+        uint8_t b[4][400]; /* blocks of up to 352 bytes */
         const void *srcs[4];
         int32_t sizes[4];
         for (int k = 0; k < 2 + c; k++) {

@@ -245,6 +245,11 @@ impl Prepared<'_> {
             } else {
                 &[]
             };
+            // The reference fills block by block with whole values: a block size that is
+            // not a whole number of values is corrupt data.
+            if special == SPECIAL_VALUE && width > 0 && !self.blocksize.is_multiple_of(width) {
+                return Err(Error::Data);
+            }
             special::fill(special, ts, value, j * self.blocksize, out)?;
             return Ok(out.len());
         }

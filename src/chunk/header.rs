@@ -147,15 +147,16 @@ impl Header {
             if h.is_vl() && h.is_memcpyed() {
                 return Err(Error::InvalidHeader);
             }
-            let typed = special == SPECIAL_NAN || special > SPECIAL_UNINIT;
+            // NaN and uninitialised chunks (and the undefined kinds above) hold whole items.
+            let typed = special == SPECIAL_NAN || special >= SPECIAL_UNINIT;
             if typed && h.nbytes % i32::from(h.typesize) != 0 {
                 return Err(Error::InvalidHeader);
             }
             if special == SPECIAL_VALUE {
                 // The repeated value fills the rest of the chunk: its width is what follows
-                // the header, and it must tile nbytes.
+                // the header, and it must tile nbytes (at least once).
                 let width = h.cbytes - EXTENDED_HEADER_LENGTH as i32;
-                if width <= 0 || h.nbytes < 0 || h.nbytes % width != 0 {
+                if width <= 0 || h.nbytes <= 0 || h.nbytes % width != 0 {
                     return Err(Error::InvalidHeader);
                 }
             }

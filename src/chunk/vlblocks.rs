@@ -30,6 +30,11 @@ struct VlChunk<'a> {
 
 impl<'a> VlChunk<'a> {
     fn new(h: Header, src: &'a [u8], env: DecompressEnv<'a>) -> Result<VlChunk<'a>> {
+        // A lazy chunk holds no block data: only a super-chunk can resolve it (as for
+        // regular chunks, the reference refuses it here).
+        if h.is_lazy() {
+            return Err(Error::InvalidParam);
+        }
         let nblocks = h.blocksize as usize;
         let bstarts_end = EXTENDED_HEADER_LENGTH + 4 * nblocks;
         if src.len() < bstarts_end {

@@ -239,7 +239,7 @@ impl FrameHeader {
         if compcode == crate::constants::UDCODEC_FORMAT {
             compcode = pipe[6];
         }
-        let metalayers = parse_metalayers(&mut r)?;
+        let metalayers = parse_metalayers(&mut r, bytes)?;
         Ok(FrameHeader {
             header_len,
             frame_len,
@@ -268,8 +268,10 @@ impl FrameHeader {
 }
 
 /// Parses the metalayer section of a header or trailer: `[size, {name: offset}, [bin]]`.
-/// Contents are read in order; the offsets map is checked to match.
-pub(crate) fn parse_metalayers(r: &mut Reader<'_>) -> Result<Vec<Meta>> {
+/// Each content is the bin32 at its offset in `whole` (the header or trailer the offsets
+/// count from), as the reference reads it: an offset outside `whole` or not at a bin32 is
+/// an error. The contents array is read through too, to leave `r` after it.
+pub(crate) fn parse_metalayers(r: &mut Reader<'_>, whole: &[u8]) -> Result<Vec<Meta>> {
     if r.remaining() == 0 {
         return Ok(Vec::new());
     }
@@ -279,22 +281,27 @@ pub(crate) fn parse_metalayers(r: &mut Reader<'_>) -> Result<Vec<Meta>> {
     if n > super::MAX_VLMETALAYERS {
         return Err(Error::InvalidHeader);
     }
-    let mut names = Vec::with_capacity(n);
+    let mut entries: Vec<(String, i32)> = Vec::with_capacity(n);
     for _ in 0..n {
         let name = read_str(r)?;
-        let _offset = r.i32()?;
-        if names.contains(&name) {
+        let offset = r.i32()?;
+        if entries.iter().any(|(seen, _)| *seen == name) {
             return Err(Error::InvalidHeader);
         }
-        names.push(name);
+        entries.push((name, offset));
     }
     let m = read_map_or_array16(r, Marker::Array16)?;
     if m != n {
         return Err(Error::InvalidHeader);
     }
+    for _ in 0..n {
+        read_bin32(r)?;
+    }
     let mut out = Vec::with_capacity(n);
-    for name in names {
-        let content = read_bin32(r)?.to_vec();
+    for (name, offset) in entries {
+        let at = usize::try_from(offset).map_err(|_| Error::InvalidHeader)?;
+        let mut at_content = Reader::new(whole.get(at..).ok_or(Error::InvalidHeader)?);
+        let content = read_bin32(&mut at_content)?.to_vec();
         out.push(Meta { name, content });
     }
     Ok(out)

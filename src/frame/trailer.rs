@@ -82,6 +82,6 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Meta>> {
         return Err(Error::InvalidHeader);
     }
     let _version = r.take(1)?[0];
-    let metas = parse_metalayers(&mut r)?;
+    let metas = parse_metalayers(&mut r, bytes)?;
     Ok(metas)
 }

@@ -143,13 +143,18 @@ impl SuperChunk {
         SuperChunk::from_opened(Frame::Contiguous(f), opened, storage)
     }
 
-    /// Wraps an in-memory contiguous frame held in `buffer`.
+    /// Wraps an in-memory contiguous frame held in `buffer` (exactly the frame's bytes).
     pub fn from_buffer(buffer: Box<dyn FrameBuffer>) -> Result<SuperChunk> {
-        if buffer.bytes().len() < crate::frame::header::HEADER_MINLEN {
+        let len = buffer.bytes().len();
+        if len < crate::frame::header::HEADER_MINLEN {
             return Err(Error::ReadBuffer);
         }
         let stream = Box::new(MemoryStream::new(buffer));
         let (f, opened) = CFrame::open(stream, 0)?;
+        // A buffer holds exactly one frame (the reference refuses trailing bytes).
+        if f.len() != len as u64 {
+            return Err(Error::InvalidHeader);
+        }
         let storage = Storage {
             contiguous: true,
             ..Storage::default()
@@ -162,7 +167,10 @@ impl SuperChunk {
     pub fn into_memory(mut self) -> Result<SuperChunk> {
         let mut chunks = Vec::with_capacity(self.nchunks() as usize);
         for n in 0..self.nchunks() {
-            chunks.push(self.stored(n)?.into_owned());
+            let chunk = self.stored(n)?.into_owned();
+            // Copied chunks must have valid headers (the reference checks each one).
+            crate::chunk::Header::parse(&chunk)?;
+            chunks.push(chunk);
         }
         self.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
         self.store = Store::Memory(chunks);

@@ -1,0 +1,364 @@
+//! The bodies of the fuzz targets, shared by the libFuzzer binaries (each calls one) and by
+//! the regression test `tests/fuzz_regressions.rs`, which replays the inputs kept in
+//! `fuzz/regressions/<target>/` through [`run`].
+//!
+//! Every body must return without panicking on any input; the differential bodies also
+//! assert that this library and the reference agree.
+#![allow(dead_code)] // every fuzz binary uses one entry point
+
+mod memio;
+mod reference;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use blosc2::chunk::Header;
+use blosc2::constants::{DOBITSHUFFLE, INSTR_CODEC, MAX_OVERHEAD, UDCODEC_FORMAT};
+use blosc2::frame::{offsets, trailer, FrameHeader};
+use blosc2::schunk::SuperChunk;
+use blosc2::{CParams, Context, DParams};
+use memio::{read_all, MemIo};
+
+/// Largest output buffer a run allocates.
+pub const MAX_OUT: usize = 1 << 20;
+/// Most blocks the VL decoder is asked for.
+const MAX_VL_BLOCKS: usize = 64;
+/// Most data bytes `chunk_mutate` compresses per run.
+const MAX_DATA: usize = 1 << 16;
+/// Most index entries `frame_meta` decodes per run.
+const MAX_ENTRIES: usize = 1 << 20;
+
+/// Runs the body of `target` on `data`; false for an unknown target.
+pub fn run(target: &str, data: &[u8]) -> bool {
+    match target {
+        "chunk_decode" => chunk_decode(data),
+        "chunk_mutate" => chunk_mutate(data),
+        "differential" => differential(data),
+        "differential_frame" => differential_frame(data),
+        "frame_read" => frame_read(data),
+        "frame_file" => frame_file(data),
+        "frame_meta" => frame_meta(data),
+        "sframe_index" => sframe_index(data),
+        _ => return false,
+    }
+    true
+}
+
+/// Any bytes as a chunk: full decode (serial or on two threads), getitem and the VL-block
+/// decoders. The whole input is the chunk (corpus chunks are parsed from byte 0); the
+/// thread count and the getitem range come from its last byte. Output buffers are as large
+/// as the header claims, capped at [`MAX_OUT`]; the VL decoders, which allocate what the
+/// block headers claim (as the reference does), run only on claims within the cap.
+pub fn chunk_decode(chunk: &[u8]) {
+    let Some(&knobs) = chunk.last() else {
+        return;
+    };
+    let header = Header::parse(chunk).ok();
+    let nbytes = header.map_or(1024, |h| h.nbytes.clamp(0, MAX_OUT as i32) as usize);
+    let mut ctx = Context::decompressor(DParams {
+        nthreads: if knobs & 1 == 0 { 1 } else { 2 },
+        ..DParams::default()
+    });
+    let mut out = vec![0u8; nbytes];
+    let _ = ctx.decompress(chunk, &mut out);
+    let typesize = header.map_or(1, |h| usize::from(h.typesize));
+    let start = i32::from(knobs >> 1) * 61;
+    let nitems = (i32::from(knobs >> 4) * 37).min((MAX_OUT / typesize) as i32);
+    let mut window = vec![0u8; nitems as usize * typesize];
+    let _ = ctx.getitem(chunk, start, nitems, &mut window);
+    if header.is_some_and(|h| h.is_vl() && h.nbytes >= 0 && h.nbytes as usize <= MAX_OUT) {
+        let _ = ctx.vl_decompress(chunk, MAX_VL_BLOCKS);
+        let _ = ctx.vl_decompress_block(chunk, i32::from(knobs & 7));
+    }
+}
+
+/// Structured chunks, then damaged. Input: `codec, flags, typesize, nedits`, `nedits % 8`
+/// edits of 3 bytes (16-bit position modulo the chunk length, XOR mask), then the data
+/// (at most [`MAX_DATA`] bytes). `flags`: bit 0 dictionary, bit 1 VL blocks, bits 2-3 the
+/// filter (none, shuffle, bitshuffle, delta), bit 5 two threads, bit 6 4 KiB blocks.
+/// Undamaged chunks must give the data back; damaged ones decode or fail.
+pub fn chunk_mutate(data: &[u8]) {
+    let Some((&[codec, flags, typesize, nedits], rest)) = data.split_first_chunk::<4>() else {
+        return;
+    };
+    let nedits = usize::from(nedits % 8);
+    let Some((edits, src)) = rest.split_at_checked(3 * nedits) else {
+        return;
+    };
+    let src = &src[..src.len().min(MAX_DATA)];
+    let vl = flags & 2 != 0;
+    let nthreads = if flags & 0x20 != 0 { 2 } else { 1 };
+    let mut filters = [0u8; 6];
+    filters[5] = (flags >> 2) % 4;
+    let cp = CParams {
+        compcode: [0, 1, 2, 4, 5][usize::from(codec % 5)], // blosclz, lz4, lz4hc, zlib, zstd
+        clevel: (codec >> 4) % 10,
+        typesize: i32::from(typesize % 8) + 1,
+        use_dict: flags & 1 != 0,
+        nthreads,
+        blocksize: if flags & 0x40 != 0 { 4096 } else { 0 },
+        filters,
+        ..CParams::default()
+    };
+    let mut cctx = Context::compressor(cp);
+    let mut chunk = vec![0u8; src.len() + MAX_OVERHEAD + 64 * 16];
+    let blocks: Vec<&[u8]> = src.chunks(usize::from(typesize).max(1) * 97).collect();
+    let made = if vl {
+        if blocks.is_empty() {
+            return;
+        }
+        cctx.vl_compress(&blocks, &mut chunk)
+    } else {
+        cctx.compress(src, &mut chunk)
+    };
+    let n = match made {
+        Ok(n) if n > 0 => n,
+        _ => return,
+    };
+    chunk.truncate(n);
+    for e in edits.chunks_exact(3) {
+        let at = usize::from(u16::from_le_bytes([e[0], e[1]])) % n;
+        chunk[at] ^= e[2];
+    }
+    let mut dctx = Context::decompressor(DParams {
+        nthreads,
+        ..DParams::default()
+    });
+    let mut out = vec![0u8; src.len()];
+    let got = dctx.decompress(&chunk, &mut out);
+    if nedits == 0 {
+        assert_eq!(got, Ok(src.len()), "undamaged chunk did not decompress");
+        assert!(out == src, "round trip changed the data");
+    }
+    let _ = dctx.getitem(&chunk, i32::from(flags), 100, &mut [0u8; 100 * 8]);
+    let claim = Header::parse(&chunk).map_or(0, |h| h.nbytes.max(0) as usize);
+    if vl && claim <= MAX_DATA {
+        let got = dctx.vl_decompress(&chunk, blocks.len());
+        if nedits == 0 {
+            let want: Vec<Vec<u8>> = blocks.iter().map(|b| b.to_vec()).collect();
+            assert_eq!(got.as_ref(), Ok(&want), "VL blocks differ");
+        }
+        let _ = dctx.vl_decompress_block(&chunk, i32::from(codec) % 4);
+    }
+}
+
+/// How much of a chunk's decoding this library and the reference 3.3.5 must agree on.
+#[derive(PartialEq)]
+enum Comparable {
+    /// Every byte.
+    All,
+    /// The first bytes: the reference fills the rest from uninitialised memory.
+    Prefix(usize),
+    /// Nothing: the chunk uses something only the reference has.
+    No,
+}
+
+/// What of `chunk`'s decoding is comparable (the documented differences):
+/// - c-blosc 1.x bitshuffled chunks whose size is not a multiple of the typesize: the
+///   reference leaves the trailing `nbytes % typesize` bytes uninitialised (corpus
+///   manifest, `blosc1/b013_*`);
+/// - instrumented chunks (blosc2 flags bit 7) decode to instrumentation records there;
+/// - lazy chunks: the reference does not check their `cbytes` against the source and
+///   reads past it;
+/// - filters and codecs of the reference's plugin registry (ids 32 and up: NDLZ, ZFP,
+///   NDCELL, NDMEAN, ...) not built into this library yet.
+fn comparable(chunk: &[u8]) -> Comparable {
+    let Ok(h) = Header::parse(chunk) else {
+        return Comparable::All;
+    };
+    let plugin = h.is_extended()
+        && (h.filters.iter().any(|&f| f >= 32)
+            || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
+    // Lazy chunks: the reference trusts their cbytes and reads past the source (SECURITY.md).
+    let lazy = h.is_extended() && h.is_lazy();
+    if plugin || lazy || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
+        return Comparable::No;
+    }
+    let ts = usize::from(h.typesize);
+    let nbytes = h.nbytes.max(0) as usize;
+    if !h.is_extended() && h.flags & DOBITSHUFFLE != 0 && !nbytes.is_multiple_of(ts) {
+        return Comparable::Prefix(nbytes - nbytes % ts);
+    }
+    Comparable::All
+}
+
+/// Any bytes as a chunk, decompressed by this library and by the reference c-blosc2
+/// (see [`reference`]) into destinations as large as the header claims (capped at
+/// [`MAX_OUT`]): the same bytes, or both an error (see [`comparable`] for the documented
+/// exceptions).
+pub fn differential(chunk: &[u8]) {
+    let how = comparable(chunk);
+    if how == Comparable::No {
+        return;
+    }
+    let Ok(len) = i32::try_from(chunk.len()) else {
+        return;
+    };
+    let nbytes = match Header::parse(chunk) {
+        Ok(h) if (h.nbytes as usize) <= MAX_OUT => h.nbytes.max(0) as usize,
+        Ok(_) => return,
+        Err(_) => 1024,
+    };
+    let mut theirs = vec![0u8; nbytes];
+    let rc = reference::get().decompress(chunk, len, &mut theirs);
+    let mut ours = vec![0u8; nbytes];
+    match Context::decompressor(DParams::default()).decompress(chunk, &mut ours) {
+        Ok(n) => {
+            assert!(
+                rc >= 0,
+                "ours decoded {n} bytes, the reference failed with {rc}"
+            );
+            assert_eq!(n, rc as usize, "decoded sizes differ");
+            let k = match how {
+                Comparable::Prefix(k) => k.min(n),
+                _ => n,
+            };
+            assert!(ours[..k] == theirs[..k], "decoded bytes differ");
+        }
+        Err(e) => assert!(
+            rc < 0,
+            "ours failed ({e:?}), the reference decoded {rc} bytes"
+        ),
+    }
+}
+
+/// Any bytes as an in-memory contiguous frame, opened by this library and by the
+/// reference (first in a child process, as its error paths crash on some frames): both open
+/// it or both refuse it, and then give the same metalayers,
+/// variable-length metalayers and chunks (or both an error for each; chunks whose decoding
+/// is not [`comparable`] are skipped).
+pub fn differential_frame(data: &[u8]) {
+    let r = reference::get();
+    let theirs_open = r.opens_frame_in_child(data);
+    // As `blosc2_schunk_from_buffer(copy = true)`: every chunk is read at opening.
+    let Ok(mut ours) = SuperChunk::from_cframe(data).and_then(SuperChunk::into_memory) else {
+        assert!(!theirs_open, "ours refused a frame the reference opens");
+        return;
+    };
+    assert!(theirs_open, "ours opened a frame the reference refuses");
+    let theirs = r
+        .open_frame(data)
+        .expect("the reference opened it in a child");
+    for m in ours.metalayers().to_vec() {
+        assert_eq!(
+            theirs.meta(&m.name).as_ref(),
+            Some(&m.content),
+            "metalayer {}",
+            m.name
+        );
+    }
+    let names: Vec<String> = ours.vlmeta_names().into_iter().map(str::to_owned).collect();
+    for name in names {
+        let o = ours.vlmeta_get(&name).ok().map(|(_, c)| c);
+        assert_eq!(o, theirs.vlmeta(&name), "vlmetalayer {name}");
+    }
+    let chunksize = i64::from(ours.chunksize()).clamp(0, MAX_OUT as i64) as usize;
+    for n in 0..ours.nchunks().min(16) + 1 {
+        if ours
+            .chunk(n)
+            .is_ok_and(|c| comparable(&c) != Comparable::All)
+        {
+            continue;
+        }
+        let mut a = vec![0u8; chunksize];
+        let mut b = vec![0u8; chunksize];
+        let o = ours.decompress_chunk(n, &mut a);
+        let t = theirs.decompress_chunk(n, &mut b);
+        match o {
+            Ok(k) => {
+                assert_eq!(t, k as i32, "chunk {n}: ours decoded {k} bytes");
+                assert!(a[..k] == b[..k], "chunk {n} differs");
+            }
+            Err(e) => assert!(
+                t < 0,
+                "chunk {n}: ours failed ({e:?}), the reference gave {t}"
+            ),
+        }
+    }
+}
+
+/// Any bytes as an in-memory contiguous frame: metalayers, chunks, slices.
+pub fn frame_read(data: &[u8]) {
+    if let Ok(mut sc) = SuperChunk::from_cframe(data) {
+        read_all(&mut sc, data.last().copied().unwrap_or(0));
+    }
+}
+
+/// Any bytes as a contiguous frame file opened through an I/O backend (not as a buffer),
+/// so that chunks are read as lazy chunks and slices read only the blocks they cover.
+pub fn frame_file(data: &[u8]) {
+    let Some(&knob) = data.last() else {
+        return;
+    };
+    let path = PathBuf::from("/nonexistent/blosc2-fuzz/frame.b2frame");
+    let io = MemIo(HashMap::from([(path.clone(), Arc::from(data))]));
+    if let Ok(mut sc) = SuperChunk::open(&path, 0, Some(Arc::new(io))) {
+        read_all(&mut sc, knob);
+    }
+}
+
+/// The frame's msgpack parsers on their own: the first byte picks one, the rest is its
+/// input. 0: a frame header (exactly), 1: a trailer (exactly), 2: a chunk index, 3: a
+/// b2nd metalayer.
+pub fn frame_meta(data: &[u8]) {
+    let Some((&kind, rest)) = data.split_first() else {
+        return;
+    };
+    match kind % 4 {
+        0 => {
+            let _ = FrameHeader::lengths(rest);
+            let _ = FrameHeader::parse(rest);
+        }
+        1 => {
+            if let Some(tail) = rest.len().checked_sub(trailer::TRAILER_MINLEN) {
+                let _ = trailer::length_from_tail(&rest[tail..]);
+            }
+            let _ = trailer::parse(rest);
+        }
+        2 => {
+            if let Ok(n) = offsets::count(rest) {
+                if n <= MAX_ENTRIES {
+                    let _ = offsets::decode(rest, n);
+                }
+            }
+        }
+        _ => {
+            let _ = blosc2::b2nd::meta::Meta::deserialize(rest);
+        }
+    }
+}
+
+/// An empty directory standing for a sparse frame (its files come from memory).
+fn sframe_dir() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join("blosc2-fuzz-sframe");
+        std::fs::create_dir_all(&d).expect("temporary directory");
+        d
+    })
+}
+
+/// Any bytes as a sparse frame: a list of files, each a 32-bit little-endian length and
+/// its bytes (cut short at the end of the input); the first is the index frame
+/// `chunks.b2frame`, the next ones the chunk files `00000000.chunk`, `00000001.chunk`, ...
+pub fn sframe_index(data: &[u8]) {
+    let dir = sframe_dir();
+    let mut files = HashMap::new();
+    let mut rest = data;
+    let mut n = 0u32;
+    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
+        let len = (u32::from_le_bytes(*len) as usize).min(tail.len());
+        let (file, tail) = tail.split_at(len);
+        let name = match n {
+            0 => "chunks.b2frame".to_owned(),
+            _ => format!("{:08X}.chunk", n - 1),
+        };
+        files.insert(dir.join(name), Arc::from(file));
+        rest = tail;
+        n += 1;
+    }
+    if let Ok(mut sc) = SuperChunk::open(dir, 0, Some(Arc::new(MemIo(files)))) {
+        read_all(&mut sc, data.last().copied().unwrap_or(0));
+    }
+}
