@@ -19,7 +19,7 @@ use crate::testref;
 /// Builds the plugin library `lib` (codec, or filter with `-DTINY_FILTER`) and its Python
 /// package `pkg` under `dir`.
 fn make_plugin(dir: &Path, pkg: &str, lib: &str, filter: bool) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/capi/plugins/tinyplug.c");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("ctest/plugins/tinyplug.c");
     let so = dir.join(lib);
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let mut cmd = Command::new(cc);
