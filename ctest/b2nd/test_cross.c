@@ -17,7 +17,6 @@
 #include "b2_common.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <math.h>
 
 #define LIB_FUNCS(X)                                                                           \
@@ -27,36 +26,17 @@
   X(b2nd_free) X(b2nd_get_slice_cbuffer) X(b2nd_set_slice_cbuffer) X(b2nd_resize)             \
   X(b2nd_insert) X(b2nd_append) X(b2nd_delete) X(b2nd_concatenate)
 
-typedef struct {
-  const char *label, *path;
-  void *handle;
-#define FIELD(name) __typeof__(name) *name;
-  LIB_FUNCS(FIELD)
-#undef FIELD
-} lib_t;
+#include "../cross_lib.h"
 
+/* 1 when every function was found; 2 when only (some of) the shape-changing ones are
+ * missing, whose absence fails once (in main) and leaves out the steps that need them; 0
+ * otherwise. */
 static int load(lib_t *lib) {
-  lib->handle = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib->handle) {
-    fprintf(stderr, "cannot load %s library %s: %s\n", lib->label, lib->path, dlerror());
-    return 0;
-  }
-  int ok = 1;
-#define LOAD(name)                                                                         \
-  *(void **)(&lib->name) = dlsym(lib->handle, #name);                                      \
-  if (!lib->name) {                                                                        \
-    fprintf(stderr, "%s library %s does not export %s\n", lib->label, lib->path, #name);   \
-    ok = 0;                                                                                \
-  }
-  /* the shape-changing functions are optional here: their absence fails once (in main) and
-   * the steps that need them are left out, so the rest still runs */
-  LIB_FUNCS(LOAD)
-#undef LOAD
-  return ok ? 1 : (lib->blosc2_init && lib->b2nd_create_ctx && lib->b2nd_from_cbuffer &&
-                   lib->b2nd_to_cbuffer && lib->b2nd_to_cframe && lib->b2nd_from_cframe &&
-                   lib->b2nd_open && lib->b2nd_free && lib->b2nd_set_slice_cbuffer)
-                      ? 2
-                      : 0;
+  if (cross_load(lib)) return 1;
+  int core = lib->blosc2_init && lib->b2nd_create_ctx && lib->b2nd_from_cbuffer &&
+             lib->b2nd_to_cbuffer && lib->b2nd_to_cframe && lib->b2nd_from_cframe &&
+             lib->b2nd_open && lib->b2nd_free && lib->b2nd_set_slice_cbuffer;
+  return lib->handle && core ? 2 : 0;
 }
 
 /* Whether L has every shape-changing function (see load). */

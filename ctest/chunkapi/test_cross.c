@@ -17,7 +17,6 @@
 
 #include <blosc2.h>
 #include <blosc2/filters-registry.h>
-#include <dlfcn.h>
 
 #define LIB_FUNCS(X)                                                                               \
   X(blosc2_init)                                                                                   \
@@ -28,31 +27,7 @@
                   X(blosc2_vlchunk_get_nblocks) X(blosc2_register_codec) X(blosc2_register_filter) \
                       X(blosc2_decompress)
 
-typedef struct {
-  const char *label, *path;
-  void *handle;
-#define FIELD(name) __typeof__(name) *name;
-  LIB_FUNCS(FIELD)
-#undef FIELD
-} lib_t;
-
-static int load(lib_t *lib) {
-  lib->handle = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib->handle) {
-    fprintf(stderr, "cannot load %s library %s: %s\n", lib->label, lib->path, dlerror());
-    return 0;
-  }
-  int ok = 1;
-#define LOAD(name)                                                                       \
-  *(void **)(&lib->name) = dlsym(lib->handle, #name);                                    \
-  if (!lib->name) {                                                                      \
-    fprintf(stderr, "%s library %s does not export %s\n", lib->label, lib->path, #name); \
-    ok = 0;                                                                              \
-  }
-  LIB_FUNCS(LOAD)
-#undef LOAD
-  return ok;
-}
+#include "../cross_lib.h"
 
 static lib_t g_libs[2];
 #define MAXN (1 << 20)
@@ -374,7 +349,7 @@ int main(int argc, char **argv) {
   g_libs[0].path = argv[1];
   g_libs[1].label = "reference";
   g_libs[1].path = argv[2];
-  if (!load(&g_libs[0]) || !load(&g_libs[1])) return 1;
+  if (!cross_load(&g_libs[0]) || !cross_load(&g_libs[1])) return 1;
   g_libs[0].blosc2_init();
   g_libs[1].blosc2_init();
   g_src = tc_malloc(MAXN);

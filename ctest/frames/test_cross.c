@@ -17,7 +17,6 @@
 #define FC_NO_LIBRARY
 #include "fc_common.h"
 
-#include <dlfcn.h>
 #include <math.h>
 
 #define LIB_FUNCS(X)                                                                       \
@@ -33,31 +32,7 @@
   X(blosc2_meta_update) X(blosc2_vlmeta_add) X(blosc2_vlmeta_update) X(blosc2_vlmeta_get)  \
   X(blosc2_vlmeta_delete) X(blosc2_remove_urlpath)
 
-typedef struct {
-  const char *label, *path;
-  void *handle;
-#define FIELD(name) __typeof__(name) *name;
-  LIB_FUNCS(FIELD)
-#undef FIELD
-} lib_t;
-
-static int load(lib_t *lib) {
-  lib->handle = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib->handle) {
-    fprintf(stderr, "cannot load %s library %s: %s\n", lib->label, lib->path, dlerror());
-    return 0;
-  }
-  int ok = 1;
-#define LOAD(name)                                                                   \
-  *(void **)(&lib->name) = dlsym(lib->handle, #name);                                \
-  if (!lib->name) {                                                                  \
-    fprintf(stderr, "%s library %s does not export %s\n", lib->label, lib->path, #name); \
-    ok = 0;                                                                          \
-  }
-  LIB_FUNCS(LOAD)
-#undef LOAD
-  return ok;
-}
+#include "../cross_lib.h"
 
 /* ---- model of a frame's content ------------------------------------------------------- */
 
@@ -557,7 +532,7 @@ int main(int argc, char **argv) {
   ours.path = argv[1];
   ref.label = "reference";
   ref.path = argv[2];
-  if (!load(&ours) || !load(&ref)) return 2;
+  if (!cross_load(&ours) || !cross_load(&ref)) return 2;
   if (ours.handle == ref.handle)
     printf("note: both paths name the same library instance (development mode)\n");
   ours.blosc2_init();

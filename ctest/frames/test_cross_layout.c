@@ -15,7 +15,6 @@
 #include "fc_common.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 
 #define LIB_FUNCS(X)                                                                         \
   X(blosc2_init) X(blosc2_destroy) X(blosc2_create_cctx) X(blosc2_free_ctx)                  \
@@ -26,31 +25,7 @@
   X(blosc2_meta_add) X(blosc2_meta_update) X(blosc2_vlmeta_add) X(blosc2_vlmeta_update)      \
   X(blosc2_vlmeta_delete) X(blosc2_remove_urlpath) X(blosc2_register_io_cb)
 
-typedef struct {
-  const char *label, *path;
-  void *handle;
-#define FIELD(name) __typeof__(name) *name;
-  LIB_FUNCS(FIELD)
-#undef FIELD
-} lib_t;
-
-static int load(lib_t *lib) {
-  lib->handle = dlopen(lib->path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib->handle) {
-    fprintf(stderr, "cannot load %s library %s: %s\n", lib->label, lib->path, dlerror());
-    return 0;
-  }
-  int ok = 1;
-#define LOAD(name)                                                                       \
-  *(void **)(&lib->name) = dlsym(lib->handle, #name);                                    \
-  if (!lib->name) {                                                                      \
-    fprintf(stderr, "%s library %s does not export %s\n", lib->label, lib->path, #name); \
-    ok = 0;                                                                              \
-  }
-  LIB_FUNCS(LOAD)
-#undef LOAD
-  return ok;
-}
+#include "../cross_lib.h"
 
 /* ---- a logging stdio backend ----------------------------------------------------------- */
 
@@ -339,7 +314,7 @@ int main(int argc, char **argv) {
   ours.path = argv[1];
   ref.label = "reference";
   ref.path = argv[2];
-  if (!load(&ours) || !load(&ref)) return 2;
+  if (!cross_load(&ours) || !cross_load(&ref)) return 2;
   ours.blosc2_init();
   ref.blosc2_init();
   CHECK_EQ(register_log_io(&ours), 0, "ours registers the logging backend");
