@@ -407,6 +407,29 @@ unsafe fn selection_of(
         .collect()
 }
 
+/// The per-axis index lists and the buffer length of an orthogonal selection on `array`;
+/// `Error::NullPointer` when the buffer is NULL.
+///
+/// # Safety
+/// `array` NULL or live; selection lists as `selection_size` says.
+unsafe fn orthogonal_args(
+    array: *const b2nd_array_t,
+    selection: *mut *mut i64,
+    selection_size: *mut i64,
+    buffer_is_null: bool,
+    buffersize: i64,
+) -> Result<(Vec<Vec<i64>>, usize)> {
+    // SAFETY: forwarded caller guarantee.
+    let n = unsafe { ndim_of(array) }?;
+    if buffer_is_null {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: forwarded caller guarantees.
+    let sel = unsafe { selection_of(n, selection, selection_size) }?;
+    let len = usize::try_from(buffersize).map_err(|_| Error::InvalidParam)?;
+    Ok((sel, len))
+}
+
 /// Copies the items at the cross product of the per-axis index lists into `buffer`
 /// (C order).
 ///
@@ -425,14 +448,16 @@ pub unsafe extern "C" fn b2nd_get_orthogonal_selection(
     let _ = buffershape;
     guard(Error::Failure.code(), || {
         rc((|| {
-            // SAFETY: forwarded caller guarantee.
-            let n = unsafe { ndim_of(array) }?;
-            if buffer.is_null() {
-                return Err(Error::NullPointer);
-            }
             // SAFETY: forwarded caller guarantees.
-            let sel = unsafe { selection_of(n, selection, selection_size) }?;
-            let len = usize::try_from(buffersize).map_err(|_| Error::InvalidParam)?;
+            let (sel, len) = unsafe {
+                orthogonal_args(
+                    array,
+                    selection,
+                    selection_size,
+                    buffer.is_null(),
+                    buffersize,
+                )
+            }?;
             // SAFETY: the caller guarantees `buffersize` writable bytes.
             let buf = unsafe { bytes_mut(buffer, len) }.ok_or(Error::NullPointer)?;
             let refs: Vec<&[i64]> = sel.iter().map(Vec::as_slice).collect();
@@ -460,14 +485,16 @@ pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
     let _ = buffershape;
     guard(Error::Failure.code(), || {
         rc((|| {
-            // SAFETY: forwarded caller guarantee.
-            let n = unsafe { ndim_of(array) }?;
-            if buffer.is_null() {
-                return Err(Error::NullPointer);
-            }
             // SAFETY: forwarded caller guarantees.
-            let sel = unsafe { selection_of(n, selection, selection_size) }?;
-            let len = usize::try_from(buffersize).map_err(|_| Error::InvalidParam)?;
+            let (sel, len) = unsafe {
+                orthogonal_args(
+                    array.cast_const(),
+                    selection,
+                    selection_size,
+                    buffer.is_null(),
+                    buffersize,
+                )
+            }?;
             // SAFETY: the caller guarantees `buffersize` readable bytes.
             let buf = unsafe { bytes(buffer, len) }.ok_or(Error::NullPointer)?;
             let refs: Vec<&[i64]> = sel.iter().map(Vec::as_slice).collect();
