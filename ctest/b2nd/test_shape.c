@@ -1,9 +1,10 @@
 /*
  * b2nd shape changes: resize (grow and shrink, with and without a start position), insert,
  * append and delete along every axis, concatenate (copy and in place), squeeze,
- * squeeze_index and expand_dims. Random operation sequences on every storage kind are
- * mirrored in the C model; the expected return code of each call follows the alignment rule
- * measured on the reference (below); a refused call leaves the array unchanged.
+ * squeeze_index and expand_dims (views sharing their source's items). Random operation
+ * sequences on every storage kind are mirrored in the C model; the expected return code of
+ * each call follows the alignment rule measured on the reference (below); a refused call
+ * leaves the array unchanged.
  *
  * Alignment rule (reference 3.3.5), per axis of length n and chunk length c, for a change of
  * L items at position s: inserting (insert, or resize growing with a start) needs s == n, or
@@ -384,6 +385,94 @@ static void test_squeeze_expand(void) {
   }
 }
 
+/*
+ * Views share their source's items (reference 3.3.5: the view's super-chunk points to the
+ * source's chunks): writes to the source are read through the view; writes through the view
+ * reach the source of an in-memory array and fail (-1) for an array stored in a frame (the
+ * reference cannot update a frame whose metalayer has another size). Either may be freed
+ * first. `ws` writes one item (value `tag`) at flat position `at` of array `x`.
+ */
+static int ws(b2nd_array_t *x, int64_t at, uint8_t tag) {
+  int64_t start[B2_MAXD], stop[B2_MAXD], bshape[B2_MAXD];
+  int64_t rest = at;
+  for (int d = x->ndim - 1; d >= 0; d--) {
+    start[d] = rest % x->shape[d];
+    rest /= x->shape[d];
+    stop[d] = start[d] + 1;
+    bshape[d] = 1;
+  }
+  uint8_t item[8];
+  memset(item, tag, sizeof item);
+  return b2nd_set_slice_cbuffer(item, bshape, x->sc->typesize, start, stop, x);
+}
+
+static void test_views_share(void) {
+  b2_geom g = {3, {1, 10, 6}, {1, 4, 6}, {1, 2, 3}};
+  for (int kind = 0; kind < B2_NKINDS; kind++) {
+    char w[64];
+    int in_memory = kind == B2_MEM_SPARSE;
+    snprintf(w, sizeof w, "view sharing %s", b2_kind_names[kind]);
+    b2_model m = b2_model_new(3, g.shape, 8, 23);
+    b2nd_array_t *a = b2_from_model(&m, &g, kind, "views.b2nd");
+    REQUIRE(a != NULL, "%s: array", w);
+    b2nd_array_t *v = NULL;
+    CHECK_EQ(b2nd_squeeze(a, &v), 0, "%s: squeeze", w);
+    REQUIRE(v != NULL, "%s: squeeze gave no view", w);
+    CHECK(v->sc->view, "%s: the view's view flag is not set", w);
+    CHECK(!a->sc->view, "%s: the source's view flag is set", w);
+    b2_model mv = m;
+    mv.ndim = 2;
+    mv.shape[0] = 10;
+    mv.shape[1] = 6;
+    /* a write to the source is read through the view */
+    uint8_t tag[8];
+    memset(tag, 0xA5, sizeof tag);
+    CHECK_EQ(ws(a, 59, 0xA5), 0, "%s: write to the source", w);
+    memcpy(m.data + 59 * 8, tag, 8);
+    b2_matches(v, &mv, "view reads a later write to its source");
+    /* a write through the view */
+    int rc = ws(v, 19, 0x5A);
+    if (in_memory) {
+      CHECK_EQ(rc, 0, "%s: write through the view", w);
+      memset(m.data + 19 * 8, 0x5A, 8);
+      b2_matches(a, &m, "source reads a write through its view");
+      b2_matches(v, &mv, "view after its write");
+    } else {
+      CHECK(rc < 0, "%s: write through a view of a frame: %d (the reference fails)", w, rc);
+    }
+    CHECK_EQ(b2nd_free(v), 0, "%s: free the view first", w);
+    if (!in_memory) {
+      /* the failed write may or may not have reached the source: re-read it */
+      int64_t nb = b2_model_nbytes(&m);
+      CHECK_EQ(b2nd_to_cbuffer(a, m.data, nb), 0, "%s: to_cbuffer", w);
+    }
+    b2_matches(a, &m, "source after its view was freed");
+
+    /* expand_dims, then the source is freed first */
+    b2nd_array_t *e = NULL;
+    bool ax[4] = {false, false, true, false};
+    CHECK_EQ(b2nd_expand_dims(a, &e, ax, 4), 0, "%s: expand_dims", w);
+    REQUIRE(e != NULL, "%s: expand_dims gave no view", w);
+    CHECK(e->sc->view, "%s: the expanded view's view flag is not set", w);
+    b2_model me = m;
+    me.ndim = 4;
+    int64_t s4[4] = {1, 10, 1, 6};
+    memcpy(me.shape, s4, sizeof s4);
+    b2_matches(e, &me, "expand_dims view");
+    if (in_memory) {
+      CHECK_EQ(ws(e, 7, 0x3C), 0, "%s: write through the expanded view", w);
+      memset(m.data + 7 * 8, 0x3C, 8);
+      b2_matches(a, &m, "source reads a write through its expanded view");
+    }
+    CHECK_EQ(ws(a, 0, 0xC3), 0, "%s: write to the source", w);
+    memset(m.data, 0xC3, 8);
+    b2_matches(e, &me, "expanded view reads a later write to its source");
+    CHECK_EQ(b2nd_free(a), 0, "%s: free the source first", w);
+    CHECK_EQ(b2nd_free(e), 0, "%s: then the view", w);
+    b2_model_free(&m);
+  }
+}
+
 int main(void) {
   blosc2_init();
   b2_make_tmp("shape");
@@ -391,6 +480,7 @@ int main(void) {
   test_special_shapes();
   test_concatenate();
   test_squeeze_expand();
+  test_views_share();
   blosc2_destroy();
   return b2_finish("b2nd_shape");
 }

@@ -1,12 +1,13 @@
 //! Removing and adding dimensions of length one (views with another geometry over the
-//! same items).
+//! same items; `capi::b2nd_view` keeps a view's items shared with its source).
 
 use std::borrow::BorrowMut;
 
-use super::array::Array;
+use super::array::{Array, META_NAME};
 use super::meta::MAX_DIM;
 use super::Geometry;
 use crate::error::{Error, Result};
+use crate::frame::Meta;
 use crate::schunk::{Storage, SuperChunk};
 
 /// The geometry without the axes flagged in `index`; `InvalidIndex` when a flagged axis
@@ -58,11 +59,18 @@ pub fn expanded(g: &Geometry, axis: &[bool], final_dims: usize) -> Result<Geomet
 }
 
 impl<S: BorrowMut<SuperChunk>> Array<S> {
-    /// An in-memory array with the same chunks under `geom` (which must lay the items out
-    /// as this array's geometry does, as squeezing and expanding do).
-    /// `InvalidParam` when the array has metalayers other than "b2nd" (as the reference).
+    /// An in-memory array holding a copy of this array's chunks under `geom` (which must
+    /// lay the items out as this array's geometry does, as squeezing and expanding do),
+    /// with a "b2nd" metalayer of its own. The C API keeps it sharing the items with this
+    /// array. `InvalidParam` when the array has metalayers other than "b2nd" (as the
+    /// reference).
     pub fn view(&mut self, geom: Geometry) -> Result<Array> {
-        if self.schunk().metalayers().iter().any(|m| m.name != "b2nd") {
+        if self
+            .schunk()
+            .metalayers()
+            .iter()
+            .any(|m| m.name != META_NAME)
+        {
             return Err(Error::InvalidParam);
         }
         let storage = Storage {
@@ -80,7 +88,13 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             self.dtype().map(str::to_owned),
             self.dtype_format(),
         )?;
-        view.set_geometry(geom)?;
+        view.geom = geom;
+        // Replaced rather than updated: a metalayer update cannot grow it (expand_dims).
+        let content = view.meta().serialize()?;
+        view.sc.metalayers = vec![Meta {
+            name: META_NAME.to_owned(),
+            content,
+        }];
         Ok(view)
     }
 

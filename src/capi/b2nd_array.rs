@@ -130,6 +130,7 @@ pub(crate) fn alloc_array(
 pub(crate) unsafe fn free_array(a: *mut b2nd_array_t) {
     // SAFETY: the caller guarantees a live array.
     let arr = unsafe { &mut *a };
+    super::b2nd_view::forget(a, arr.sc);
     if !arr.sc.is_null() {
         // SAFETY: the super-chunk belongs to the array.
         unsafe { super::schunk::blosc2_schunk_free(arr.sc) };
@@ -176,12 +177,16 @@ pub(crate) unsafe fn with_array<T>(
     if arr.sc.is_null() {
         return Err(Error::NullPointer);
     }
+    // SAFETY: `arr.sc` is the array's live super-chunk; a view's source is live while linked.
+    let linked = unsafe { super::b2nd_view::pull(a, arr.sc) }?;
+    // SAFETY: as above.
+    let tick_before = unsafe { schunk_box(arr.sc) }.map(|b| b.core.change_tick());
     let geom = geometry_of(arr)?;
     let dtype = dtype_of(arr);
     let (fmt, last_tick) = (arr.dtype_format, arr.last_tick);
     let mut after = None;
     // SAFETY: `arr.sc` is the array's live super-chunk.
-    let r = unsafe {
+    let mut r = unsafe {
         with_schunk(arr.sc, |b| {
             // Programs (python-blosc2's lazy expressions) swap in contexts with a
             // prefilter: the super-chunk's compression follows them.
@@ -199,19 +204,31 @@ pub(crate) unsafe fn with_array<T>(
                     return Err(Error::Data);
                 }
             }
+            let before = core.geom.clone();
             let r = f(&mut core);
-            after = Some(core.geom.clone());
+            after = Some((core.geom != before, core.geom.clone()));
             r
         })
     };
-    if let Some(g) = after {
+    let mut reshaped = false;
+    if let Some((changed, g)) = after {
+        reshaped = changed;
         if geometry_of(arr).as_ref() != Ok(&g) {
             write_geometry(arr, &g);
         }
     }
     // SAFETY: as above.
-    if let Some(b) = unsafe { schunk_box(arr.sc) } {
-        arr.last_tick = b.core.change_tick();
+    let tick_after = unsafe { schunk_box(arr.sc) }.map(|b| b.core.change_tick());
+    if let Some(t) = tick_after {
+        arr.last_tick = t;
+    }
+    if linked && r.is_ok() {
+        // SAFETY: as above.
+        let pushed =
+            unsafe { super::b2nd_view::push(a, arr.sc, tick_after != tick_before, reshaped) };
+        if let Err(e) = pushed {
+            r = Err(e);
+        }
     }
     r
 }

@@ -7,6 +7,7 @@ use std::ffi::{c_int, c_void};
 use super::b2nd_array::{array_into_c, free_array, put, with_array, CoreArray};
 use super::b2nd_create::{new_special, rc};
 use super::b2nd_ctx::{ctx_mut, read_values};
+use super::b2nd_view;
 use super::ffi::{bytes, bytes_mut, guard};
 use super::types::{b2nd_array_t, b2nd_context_t, blosc2_io};
 use crate::b2nd::concat::concat_shape;
@@ -285,14 +286,22 @@ unsafe fn second_of(array: *const b2nd_array_t, aligned: bool) -> Result<Second>
     }
 }
 
-/// Hands a new view out as a C array flagged as a view.
+/// Hands a new view of `source` out as a C array flagged as a view and linked to the data
+/// of `source` (see `b2nd_view`).
 ///
 /// # Safety
-/// `view` must be NULL or writable.
-unsafe fn put_view(view: *mut *mut b2nd_array_t, v: Array) -> Result<()> {
+/// `view` must be NULL or writable; `source` a live array.
+unsafe fn put_view(
+    view: *mut *mut b2nd_array_t,
+    v: Array,
+    source: *const b2nd_array_t,
+) -> Result<()> {
+    // SAFETY: forwarded caller guarantee (a live array and its live super-chunk).
+    let (root, tick) = unsafe { b2nd_view::root_of(source, (*source).sc) };
     let p = array_into_c(v, blosc2_io::DEFAULTS, None)?;
     // SAFETY: `p` and its super-chunk were just created.
     unsafe { (*(*p).sc).view = true };
+    b2nd_view::link(p, root, tick);
     // SAFETY: forwarded caller guarantee.
     unsafe { put(view, p) };
     Ok(())
@@ -321,7 +330,7 @@ pub unsafe extern "C" fn b2nd_squeeze_index(
             // SAFETY: forwarded caller guarantee.
             let v = unsafe { with_array(array, |a| a.squeeze_index(&index)) }?;
             // SAFETY: checked non-NULL above.
-            unsafe { put_view(view, v) }
+            unsafe { put_view(view, v, array) }
         })())
     })
 }
@@ -343,7 +352,7 @@ pub unsafe extern "C" fn b2nd_squeeze(
             // SAFETY: forwarded caller guarantee.
             let v = unsafe { with_array(array, |a| a.squeeze()) }?;
             // SAFETY: checked non-NULL above.
-            unsafe { put_view(view, v) }
+            unsafe { put_view(view, v, array) }
         })())
     })
 }
@@ -374,7 +383,7 @@ pub unsafe extern "C" fn b2nd_expand_dims(
             // SAFETY: forwarded caller guarantee.
             let v = unsafe { with_array(array, |a| a.expand_dims(&axis, dims)) }?;
             // SAFETY: checked non-NULL above.
-            unsafe { put_view(view, v) }
+            unsafe { put_view(view, v, array) }
         })())
     })
 }

@@ -9,6 +9,7 @@ pub mod b2nd_create;
 pub mod b2nd_ctx;
 pub mod b2nd_shape;
 pub mod b2nd_slice;
+mod b2nd_view;
 pub mod cbuffer;
 pub mod context;
 pub mod defaults;
