@@ -8,7 +8,6 @@
 
 use std::ffi::{c_char, CStr};
 
-use super::context::handle_ctx;
 use super::ffi::malloc_c_string;
 use super::schunk::{locking_for, schunk_box, with_schunk, SchunkBox, UserParams};
 use super::schunk_lock::FrameLock;
@@ -188,11 +187,6 @@ pub(crate) unsafe fn with_array<T>(
     // SAFETY: `arr.sc` is the array's live super-chunk.
     let mut r = unsafe {
         with_schunk(arr.sc, |b| {
-            // Programs (python-blosc2's lazy expressions) swap in contexts with a
-            // prefilter: the super-chunk's compression follows them.
-            if let (Some(c), Some(d)) = (handle_ctx(b.c.cctx), handle_ctx(b.c.dctx)) {
-                b.core.share_callbacks(&c.ctx, &d.ctx);
-            }
             let mut core = Array {
                 sc: &mut b.core,
                 geom,

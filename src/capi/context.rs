@@ -239,8 +239,23 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
         }) else {
             return Error::NullPointer.code();
         };
+        // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
+        unsafe { tell_current_nchunk(h, h.cparams().map(|c| c.schunk.cast())) };
         code(h.ctx.compress(src, dst))
     })
+}
+
+/// Tells the filters of a context bound to `schunk` the super-chunk's `current_nchunk`
+/// (which programs set before compressing or decompressing a chunk of it), as the
+/// reference does.
+///
+/// # Safety
+/// `schunk` must be `None`, NULL or a live super-chunk.
+unsafe fn tell_current_nchunk(h: &mut Handle, schunk: Option<*mut blosc2_schunk>) {
+    // SAFETY: forwarded caller guarantee; the field is read, not borrowed.
+    if let Some(s) = schunk.and_then(|p| unsafe { p.as_ref() }) {
+        h.ctx.set_nchunk(Some(s.current_nchunk));
+    }
 }
 
 /// Decompresses a chunk; returns the number of bytes written or a negative error code.
@@ -263,6 +278,8 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
             return Error::NullPointer.code();
         };
         // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
+        unsafe { tell_current_nchunk(h, Some(bound_schunk(h))) };
+        // SAFETY: as above.
         match unsafe { resolve_lazy(bound_schunk(h), src) } {
             Some(Ok(whole)) => code(h.ctx.decompress(&whole, dst)),
             Some(Err(e)) => e.code(),
@@ -328,7 +345,12 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
         else {
             return Error::NullPointer.code();
         };
-        code(h.ctx.getitem_bytes(src, start, nbytes, dst))
+        // SAFETY: a context bound to a super-chunk carries a live `blosc2_schunk` pointer.
+        match unsafe { resolve_lazy(bound_schunk(h), src) } {
+            Some(Ok(whole)) => code(h.ctx.getitem_bytes(&whole, start, nbytes, dst)),
+            Some(Err(e)) => e.code(),
+            None => code(h.ctx.getitem_bytes(src, start, nbytes, dst)),
+        }
     })
 }
 

@@ -257,6 +257,12 @@ pub(crate) unsafe fn with_schunk<T>(
             if out.schunk.core.resync().unwrap_or(false) {
                 out.schunk.sync();
             }
+            // Programs (python-blosc2) swap in contexts with a prefilter or postfilter.
+            // SAFETY: the contexts are NULL or live handles of this library.
+            let (c, d) = unsafe { (handle_ctx(out.schunk.c.cctx), handle_ctx(out.schunk.c.dctx)) };
+            if let (Some(c), Some(d)) = (c, d) {
+                out.schunk.core.share_callbacks(&c.ctx, &d.ctx);
+            }
             f(out.schunk)
         })
     };
