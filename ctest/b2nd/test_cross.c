@@ -8,8 +8,8 @@
  * the result back; in both directions. The same operation sequence run by both libraries at
  * nthreads=1 must give byte-identical cframes, files and sframe directories (not for uninit
  * and empty, whose chunks hold whatever memory held once set_slice decompresses them). Concatenations
- * (copy and in place) and the return codes of truncated cframes and out-of-bounds slices are
- * compared between the libraries too.
+ * (copy and in place), the cframes of views (expand_dims, squeeze) and the return codes of
+ * truncated cframes and out-of-bounds slices are compared between the libraries too.
  *
  * usage: b2nd_cross OURS_LIBBLOSC2_SO REFERENCE_LIBBLOSC2_SO
  */
@@ -24,7 +24,8 @@
   X(b2nd_zeros) X(b2nd_nans) X(b2nd_full) X(b2nd_uninit) X(b2nd_empty) X(b2nd_from_cbuffer)      \
   X(b2nd_to_cbuffer) X(b2nd_to_cframe) X(b2nd_from_cframe) X(b2nd_open) X(b2nd_save)            \
   X(b2nd_free) X(b2nd_get_slice_cbuffer) X(b2nd_set_slice_cbuffer) X(b2nd_resize)             \
-  X(b2nd_insert) X(b2nd_append) X(b2nd_delete) X(b2nd_concatenate)
+  X(b2nd_insert) X(b2nd_append) X(b2nd_delete) X(b2nd_concatenate) X(b2nd_expand_dims)       \
+  X(b2nd_squeeze)
 
 #include "../cross_lib.h"
 
@@ -323,6 +324,51 @@ static void identity(lib_t *ours, lib_t *ref, int how, int storage) {
   free(br);
 }
 
+/* ---- views ------------------------------------------------------------------------------ */
+
+/* The cframe of a view of an in-memory array: expand_dims, or squeeze of that view. */
+static uint8_t *view_bytes(lib_t *L, int squeeze_back, int64_t *len) {
+  b2_model m;
+  b2nd_array_t *a = create(L, C_BUFFER, S_MEM, NULL, &m);
+  uint8_t *out = NULL;
+  *len = 0;
+  CHECK(L->b2nd_expand_dims && L->b2nd_squeeze, "%s lacks expand_dims/squeeze", L->label);
+  if (a && L->b2nd_expand_dims && L->b2nd_squeeze) {
+    bool ax[4] = {false, true, false, false};
+    b2nd_array_t *e = NULL, *s = NULL;
+    int rc = L->b2nd_expand_dims(a, &e, ax, 4);
+    CHECK_EQ(rc, 0, "%s expand_dims", L->label);
+    if (rc == 0 && squeeze_back) {
+      rc = L->b2nd_squeeze(e, &s);
+      CHECK_EQ(rc, 0, "%s squeeze of a view", L->label);
+    }
+    b2nd_array_t *v = squeeze_back ? s : e;
+    if (rc == 0 && v) out = cframe_of(L, v, len);
+    if (s) L->b2nd_free(s);
+    if (e) L->b2nd_free(e);
+  }
+  if (a) L->b2nd_free(a);
+  b2_model_free(&m);
+  return out;
+}
+
+static void view_identity(lib_t *ours, lib_t *ref, int squeeze_back) {
+  const char *w = squeeze_back ? "squeeze of an expand_dims view" : "expand_dims view";
+  int64_t lo = 0, lr = 0;
+  uint8_t *bo = view_bytes(ours, squeeze_back, &lo);
+  uint8_t *br = view_bytes(ref, squeeze_back, &lr);
+  CHECK(bo && br, "%s cframe: no bytes", w);
+  if (bo && br) {
+    int64_t first = -1;
+    for (int64_t i = 0; i < (lo < lr ? lo : lr) && first < 0; i++)
+      if (bo[i] != br[i]) first = i;
+    CHECK(lo == lr && first < 0, "%s cframe: %lld vs %lld bytes, first difference at %lld", w,
+          (long long)lo, (long long)lr, (long long)first);
+  }
+  free(bo);
+  free(br);
+}
+
 /* ---- concatenate and error codes --------------------------------------------------------- */
 
 static void concat_cross(lib_t *W, lib_t *R, int copy) {
@@ -433,6 +479,8 @@ int main(int argc, char **argv) {
     concat_cross(&ours, &ref, copy);
     concat_cross(&ref, &ours, copy);
   }
+  view_identity(&ours, &ref, 0);
+  view_identity(&ours, &ref, 1);
   codes(&ours, &ref);
   ours.blosc2_destroy();
   ref.blosc2_destroy();
