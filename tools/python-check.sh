@@ -59,6 +59,8 @@ PYTEST_FILES=(
   tests/test_schunk_get_slice.py tests/test_schunk_set_slice.py tests/test_schunk_insert.py
   tests/test_schunk_delete.py tests/test_schunk_update.py tests/test_vlmeta.py
   tests/test_compress2.py tests/test_prefilters.py tests/test_postfilters.py tests/test_open.py
+  tests/test_ufilters.py tests/test_ucodecs.py tests/test_compressors.py tests/test_decompress.py
+  tests/test_schunk_constructor.py tests/test_iterchunks.py
 )
 
 # --- 1. the venv ----------------------------------------------------------------------------

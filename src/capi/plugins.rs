@@ -1,7 +1,7 @@
 //! Registration of user codecs, filters and tuners: the C functions are wrapped into the
 //! closures the core's tables hold.
 
-use std::ffi::c_int;
+use std::ffi::{c_int, CStr};
 use std::sync::Arc;
 
 use super::ffi::status;
@@ -55,16 +55,18 @@ pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c
         let Some(f) = (unsafe { filter.as_ref() }).copied() else {
             return Error::InvalidParam.code();
         };
-        // SAFETY: the caller guarantees a valid name.
-        let Some(name) = (unsafe { c_str(f.name) }) else {
+        if f.name.is_null() {
             return Error::InvalidParam.code();
-        };
+        }
+        // SAFETY: the caller guarantees a valid name. Its bytes are taken as they are, as the
+        // reference does (python-blosc2 registers filters with names that are not UTF-8).
+        let name = unsafe { CStr::from_ptr(f.name) }.to_string_lossy();
         let forward = f.forward.map(wrap_forward);
         let backward = f.backward.map(wrap_backward);
         dynload::install();
         status(plugins::register_filter(Filter {
             id: f.id,
-            name: name.to_owned(),
+            name: name.into_owned(),
             version: f.version,
             forward,
             backward,
