@@ -162,7 +162,8 @@ pub(crate) fn array_into_c(
 /// geometry comes from the struct's fields, re-read from the metalayer first when the
 /// super-chunk changed behind the array's back (data operations also follow other
 /// handles' changes on disk, see `Array::refresh`); afterwards the fields hold the final
-/// geometry and `last_tick` the super-chunk's counter.
+/// geometry and `last_tick` the super-chunk's counter. A view (`b2nd_view`) first catches
+/// up with its source, and the chunks the operation changed go back to the source.
 ///
 /// # Safety
 /// `a` must be NULL or a live array from this library whose `sc` is NULL or live.
