@@ -321,16 +321,20 @@ impl Context {
         }
         let tuner = self.callbacks.tuner.clone();
         let mut cp = cp;
+        let mut run = cp;
         if let Some(t) = &tuner {
+            let before = cp;
             t.next(&mut cp, src, dst.len())?;
             self.mode = Mode::Compress(cp);
             self.nthreads = cp.nthreads;
+            run = cp;
+            run.splitmode = split_before_tuning(&before, &cp, src.len());
         }
         let start = std::time::Instant::now();
         let env = self.callbacks.compress_env();
         let pool = Context::pool(&mut self.pool, self.nthreads);
         let (n, bs) = compress::compress(
-            &cp,
+            &run,
             self.blosc1_header,
             &mut self.cstate,
             pool,
@@ -426,5 +430,40 @@ impl Context {
         }
         let env = self.callbacks.decompress_env(self.nthreads);
         vlblocks::decompress_block(&mut self.dstate.scratch, env, src, nblock)
+    }
+}
+
+/// The split mode that makes a tuned compression split its blocks as the reference does: it
+/// decides from the codec, level, filters and split mode the context had before the tuner
+/// ran, with the block size and typesize it has after.
+fn split_before_tuning(before: &CParams, after: &CParams, nbytes: usize) -> i32 {
+    use crate::chunk::stune::{compute_blocksize, split_block, BlocksizeInput};
+    use crate::constants::{ALWAYS_SPLIT, NEVER_SPLIT, SHUFFLE};
+    let blocksize = compute_blocksize(&BlocksizeInput {
+        nbytes: i32::try_from(nbytes).unwrap_or(i32::MAX),
+        typesize: after.typesize,
+        clevel: after.clevel,
+        compcode: after.compcode,
+        splitmode: after.splitmode,
+        has_shuffle: after.filters.contains(&SHUFFLE),
+        forced: after.blocksize,
+    });
+    let typesize = if after.typesize > i32::from(u8::MAX) {
+        1
+    } else {
+        after.typesize
+    };
+    let shuffle = before.filters.contains(&SHUFFLE);
+    if split_block(
+        before.splitmode,
+        before.compcode,
+        before.clevel,
+        typesize,
+        blocksize,
+        shuffle,
+    ) {
+        ALWAYS_SPLIT
+    } else {
+        NEVER_SPLIT
     }
 }

@@ -1,7 +1,10 @@
 /* A tiny tuner plugin for the tuner tests: every hook appends a line to a log (what it is
  * told and what it sees in the context) and the next_* hooks change the compression
  * parameters, so two libraries can be compared on the calls they make and the chunks they
- * write. Exported through an `info` struct naming the five functions, as tuner packages do.
+ * write. Not the split mode, nor a block size already set: the reference writes the header
+ * from the values it had before next_cparams, so chunks made after such a change do not
+ * decode (and without a block size the reference divides by zero).
+ * Exported through an `info` struct naming the five functions, as tuner packages do.
  *
  * Tuners address the context's fields directly (btune includes c-blosc2's private
  * context.h); the offsets below are those of c-blosc2 3.3.5 on x86-64, measured from the
@@ -62,7 +65,10 @@ int tt_init(void *config, void *cctx, void *dctx) {
   say("init config=%d dctx=%d\n", config != NULL, dctx != NULL);
   seen("init", cctx);
   tt_config *cfg = config;
-  return cfg && cfg->fail_at < 0 ? -1 : 0;
+  if (cfg && cfg->fail_at < 0) return -1;
+  /* As btune does: the library does not set the context's tuner_params itself. */
+  TUNER_PARAMS(cctx) = config;
+  return 0;
 }
 
 int tt_next_blocksize(void *ctx) {
@@ -79,8 +85,7 @@ int tt_next_cparams(void *ctx) {
   COMPCODE(ctx) = n % 2 ? 1 : 5;
   CLEVEL(ctx) = 1 + n % 9;
   FILTERS(ctx)[5] = n % 3 ? 1 : 2;
-  SPLITMODE(ctx) = n % 2 ? 1 : 2;
-  BLOCKSIZE(ctx) = 4096 << (n % 3);
+  if (BLOCKSIZE(ctx) == 0) BLOCKSIZE(ctx) = 4096 << (cfg->fail_at > 0);
   return 0;
 }
 

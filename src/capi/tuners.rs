@@ -18,7 +18,8 @@ use crate::registry::plugins::{self, Compressed, HostData, Tune};
 use view::ContextView;
 
 /// `init(config, cctx, dctx)`.
-pub(crate) type InitFn = unsafe extern "C" fn(*mut c_void, *mut blosc2_context, *mut blosc2_context) -> c_int;
+pub(crate) type InitFn =
+    unsafe extern "C" fn(*mut c_void, *mut blosc2_context, *mut blosc2_context) -> c_int;
 /// `next_blocksize(ctx)`, `next_cparams(ctx)` and `free(ctx)`.
 pub(crate) type CtxFn = unsafe extern "C" fn(*mut blosc2_context) -> c_int;
 /// `update(ctx, ctime)`.
@@ -58,7 +59,10 @@ pub(crate) struct CTuner {
 
 impl CTuner {
     /// Runs `f` on the view of the live context (nothing once it is freed).
-    fn with_view(&self, f: impl FnOnce(*mut ContextView) -> Result<(), Error>) -> Result<(), Error> {
+    fn with_view(
+        &self,
+        f: impl FnOnce(*mut ContextView) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let guard = self.ctx.lock().unwrap_or_else(PoisonError::into_inner);
         match guard.as_ref() {
             Some(p) => f(p.get()),
@@ -137,10 +141,10 @@ pub(crate) unsafe fn attach(
     let mut cp = ctx.cparams();
     v.put(&cp);
     v.schunk = cparams.schunk;
-    v.prefilter = cparams.prefilter.map_or(std::ptr::null_mut(), |f| f as *mut c_void);
+    v.prefilter = cparams
+        .prefilter
+        .map_or(std::ptr::null_mut(), |f| f as *mut c_void);
     v.preparams = cparams.preparams.cast();
-    v.tuner_params = cparams.tuner_params;
-    v.tuner_id = cparams.tuner_id;
     v.codec_params = cparams.codec_params;
     v.filter_params = cparams.filter_params;
     v.do_compress = 1;
@@ -156,6 +160,9 @@ pub(crate) unsafe fn attach(
     if rc < 0 {
         return None;
     }
+    // As in the reference, the id is set after `init`, and `tuner_params` is whatever
+    // `init` stored.
+    v.tuner_id = cparams.tuner_id;
     v.take(&mut cp);
     let t = Arc::new(CTuner {
         hooks,

@@ -15,7 +15,6 @@ use crate::registry::plugins::{self, Backward, Decoder, Encoder, Forward, HostDa
 /// Longest path `fgets` reads (`PATH_MAX`).
 const PATH_MAX: usize = 4096;
 
-
 /// Makes the registry load plugins through this module.
 pub(crate) fn install() {
     plugins::set_loaders(Loaders {
