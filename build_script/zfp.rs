@@ -68,27 +68,47 @@ fn zfp_prefix_header(src: &Path) -> String {
         .collect()
 }
 
-/// Compiles zfp 1.0.1 into `liboxzfp.a` and links it.
+/// Compiles zfp 1.0.1 into `liboxzfp*.a` and links them.
 pub fn build() {
     let root = zfp_crate_dir().join("zfp");
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
     let header = out.join("oxzfp_prefix.h");
     std::fs::write(&header, zfp_prefix_header(&root)).expect("write prefix header");
     let src = root.join("src");
-    let mut files = vec![src.join("zfp.c"), src.join("bitstream.c")];
+    // Loop unrolling, chosen per group with callgrind: the float encoders take about 15%
+    // fewer instructions with `-funroll-loops` (the other encoders more), the decoders about
+    // 9% fewer with `-funroll-all-loops`.
+    let mut unrolled = vec![src.join("zfp.c"), src.join("bitstream.c")];
+    let mut plain = Vec::new();
+    let mut decoders = Vec::new();
     for d in 1..=4 {
         for t in ["f", "d", "i", "l"] {
-            files.push(src.join(format!("encode{d}{t}.c")));
-            files.push(src.join(format!("decode{d}{t}.c")));
+            let enc = src.join(format!("encode{d}{t}.c"));
+            if t == "f" {
+                unrolled.push(enc);
+            } else {
+                plain.push(enc);
+            }
+            decoders.push(src.join(format!("decode{d}{t}.c")));
         }
     }
-    cc::Build::new()
-        .include(root.join("include"))
-        .flag("-include")
-        .flag(header.to_str().expect("UTF-8 path"))
-        .opt_level(3)
-        .define("NDEBUG", None)
-        .warnings(false)
-        .files(files)
-        .compile("oxzfp");
+    let groups = [
+        ("oxzfp", unrolled, Some("-funroll-loops")),
+        ("oxzfpe", plain, None),
+        ("oxzfpd", decoders, Some("-funroll-all-loops")),
+    ];
+    for (name, files, unroll) in groups {
+        let mut b = cc::Build::new();
+        b.include(root.join("include"))
+            .flag("-include")
+            .flag(header.to_str().expect("UTF-8 path"))
+            .opt_level(3)
+            .define("NDEBUG", None)
+            .warnings(false)
+            .files(files);
+        if let Some(flag) = unroll {
+            b.flag(flag);
+        }
+        b.compile(name);
+    }
 }

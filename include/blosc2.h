@@ -2159,8 +2159,9 @@ BLOSC_EXPORT int blosc2_register_io_cb(const struct blosc2_io_cb *io);
  * nothing. Returns 0, -1 for other ids or another name under a used id.
  *
  * # Safety
- * `tuner` must be NULL or point to a tuner whose `name` is a NUL-terminated string. Only
- * its id and name are kept: tuners drive super-chunks, which this library does not tune.
+ * `tuner` must be NULL or point to a tuner whose `name` is a NUL-terminated string; its
+ * functions must stay callable for the life of the process. A tuner missing any of its five
+ * functions is loaded by name on first use.
  */
 BLOSC_EXPORT int blosc2_register_tuner(struct blosc2_tuner *tuner);
 

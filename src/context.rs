@@ -5,7 +5,7 @@ use crate::chunk::decompress::{self, DecompressEnv, DecompressState};
 use crate::chunk::hooks::{PostfilterFn, Prefilter};
 use crate::chunk::{getitem, vlblocks, vlcompress};
 use crate::error::{Error, Result};
-use crate::registry::plugins::{HostData, MetaLookup};
+use crate::registry::plugins::{Compressed, HostData, MetaLookup, Tune};
 use crate::threads::Pool;
 
 /// Compression parameters (the safe mirror of `blosc2_cparams`).
@@ -87,6 +87,7 @@ struct Callbacks {
     schunk_typesize: Option<i32>,
     schunk_meta: Option<MetaLookup>,
     nchunk: Option<i64>,
+    tuner: Option<std::sync::Arc<dyn Tune>>,
 }
 
 impl Callbacks {
@@ -121,6 +122,7 @@ impl std::fmt::Debug for Callbacks {
             .field("schunk_typesize", &self.schunk_typesize)
             .field("schunk_meta", &self.schunk_meta.is_some())
             .field("nchunk", &self.nchunk)
+            .field("tuner", &self.tuner.is_some())
             .finish()
     }
 }
@@ -281,6 +283,11 @@ impl Context {
         self.callbacks.nchunk = nchunk;
     }
 
+    /// Attaches a tuner, consulted before and told after every compression.
+    pub fn set_tuner(&mut self, tuner: Option<std::sync::Arc<dyn Tune>>) {
+        self.callbacks.tuner = tuner;
+    }
+
     /// Sets the chunk number pre- and postfilters are told (`None`: -1, no super-chunk).
     pub fn set_nchunk(&mut self, nchunk: Option<i64>) {
         self.callbacks.nchunk = nchunk;
@@ -312,10 +319,22 @@ impl Context {
         if self.nthreads <= 0 {
             return Err(Error::InvalidParam);
         }
+        let tuner = self.callbacks.tuner.clone();
+        let mut cp = cp;
+        let mut run = cp;
+        if let Some(t) = &tuner {
+            let before = cp;
+            t.next(&mut cp, src, dst.len())?;
+            self.mode = Mode::Compress(cp);
+            self.nthreads = cp.nthreads;
+            run = cp;
+            run.splitmode = split_before_tuning(&before, &cp, src.len());
+        }
+        let start = std::time::Instant::now();
         let env = self.callbacks.compress_env();
         let pool = Context::pool(&mut self.pool, self.nthreads);
         let (n, bs) = compress::compress(
-            &cp,
+            &run,
             self.blosc1_header,
             &mut self.cstate,
             pool,
@@ -324,6 +343,17 @@ impl Context {
             dst,
         )?;
         self.last_blocksize = Some(bs as i32);
+        if let Some(t) = &tuner {
+            let done = Compressed {
+                srcsize: src.len(),
+                cbytes: n,
+                blocksize: bs as i32,
+                ctime: start.elapsed().as_secs_f64(),
+            };
+            t.update(&mut cp, &done)?;
+            self.mode = Mode::Compress(cp);
+            self.nthreads = cp.nthreads;
+        }
         Ok(n)
     }
 
@@ -400,5 +430,40 @@ impl Context {
         }
         let env = self.callbacks.decompress_env(self.nthreads);
         vlblocks::decompress_block(&mut self.dstate.scratch, env, src, nblock)
+    }
+}
+
+/// The split mode that makes a tuned compression split its blocks as the reference does: it
+/// decides from the codec, level, filters and split mode the context had before the tuner
+/// ran, with the block size and typesize it has after.
+fn split_before_tuning(before: &CParams, after: &CParams, nbytes: usize) -> i32 {
+    use crate::chunk::stune::{compute_blocksize, split_block, BlocksizeInput};
+    use crate::constants::{ALWAYS_SPLIT, NEVER_SPLIT, SHUFFLE};
+    let blocksize = compute_blocksize(&BlocksizeInput {
+        nbytes: i32::try_from(nbytes).unwrap_or(i32::MAX),
+        typesize: after.typesize,
+        clevel: after.clevel,
+        compcode: after.compcode,
+        splitmode: after.splitmode,
+        has_shuffle: after.filters.contains(&SHUFFLE),
+        forced: after.blocksize,
+    });
+    let typesize = if after.typesize > i32::from(u8::MAX) {
+        1
+    } else {
+        after.typesize
+    };
+    let shuffle = before.filters.contains(&SHUFFLE);
+    if split_block(
+        before.splitmode,
+        before.compcode,
+        before.clevel,
+        typesize,
+        blocksize,
+        shuffle,
+    ) {
+        ALWAYS_SPLIT
+    } else {
+        NEVER_SPLIT
     }
 }

@@ -160,6 +160,19 @@ int main(int argc, char **argv) {
             one(&ours, &ref, what, cp, g, kind);
           }
         }
+      }
+      /* Split blocks hand ZFP streams of one byte per item: typesizes it does not take. */
+      for (int ts = 1; ts <= 8; ts *= 2) {
+        for (int z = 0; z < 3; z++) {
+          blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+          cp.compcode = (uint8_t)(BLOSC_CODEC_ZFP_FIXED_ACCURACY + z);
+          cp.compcode_meta = z == 0 ? (uint8_t)-3 : z == 1 ? 12 : 37;
+          cp.typesize = ts;
+          cp.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_SHUFFLE;
+          cp.splitmode = BLOSC_ALWAYS_SPLIT;
+          snprintf(what, sizeof what, "zfp%d split ts%d geom%d kind%d", cp.compcode, ts, gi, kind);
+          one(&ours, &ref, what, cp, g, kind);
+        }
         for (int meta = 2; meta <= 4; meta++) {
           for (int f = 0; f < 2; f++) {
             blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;

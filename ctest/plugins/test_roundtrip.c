@@ -178,6 +178,14 @@ int main(void) {
     cp.compcode = BLOSC_CODEC_ZFP_FIXED_RATE;
     cp.typesize = 2;
     run("zfp refuses 2-byte items", cp, &sq, 0, TOLERANCE, 0, BLOSC2_ERROR_DATA);
+    /* Split blocks hand ZFP one stream per byte of the item, shorter than the block: each
+       is stored as it is, whatever the typesize, so the data round-trips exactly. */
+    cp.splitmode = BLOSC_ALWAYS_SPLIT;
+    cp.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_SHUFFLE;
+    run("zfp stores the split streams of 2-byte items", cp, &sq, 1, LOSSLESS, 0, 0);
+    cp.typesize = 4;
+    run("zfp stores the split streams of 4-byte items", cp, &sq, 1, LOSSLESS, 0, 0);
+    cp.splitmode = BLOSC_FORWARD_COMPAT_SPLIT;
     cp = (blosc2_cparams)BLOSC2_CPARAMS_DEFAULTS;
     cp.typesize = 2;
     cp.filters[0] = BLOSC_FILTER_NDMEAN;

@@ -6,18 +6,29 @@ use std::sync::Arc;
 use super::ffi::{bytes, bytes_mut, c_str, code, guard, size};
 use super::hooks::{CHost, SendPtr};
 use super::schunk_ops::resolve_lazy;
+use super::tuners::view::ContextView;
+use super::tuners::{self, CTuner};
 use super::types::{blosc2_context, blosc2_cparams, blosc2_dparams, blosc2_schunk};
 use crate::context::{CParams, Context, DParams};
 use crate::error::Error;
 use crate::global;
 use crate::registry::plugins::MetaLookup;
 
-/// What a `blosc2_context*` points to: the core context plus the caller's parameter structs,
-/// whose pointer fields are handed back verbatim by the getters.
+/// What a `blosc2_context*` points to: the fields tuner plugins address, then the
+/// library's handle.
+#[repr(C)]
+struct Shell {
+    view: ContextView,
+    handle: *mut Handle,
+}
+
+/// The core context plus the caller's parameter structs, whose pointer fields are handed
+/// back verbatim by the getters, and the context's tuner.
 pub(crate) struct Handle {
     /// The core context.
     pub(crate) ctx: Context,
     host: Option<Arc<CHost>>,
+    tuner: Option<Arc<CTuner>>,
 }
 
 impl Handle {
@@ -45,15 +56,24 @@ pub(crate) fn cctx_cparams(cparams: &blosc2_cparams) -> Option<(CParams, bool)> 
 /// Boxes a context and attaches the C host data made by `host` (which is told the context
 /// pointer): callbacks, and the parameter structs.
 fn into_ptr(ctx: Context, host: impl FnOnce(*mut blosc2_context) -> CHost) -> *mut blosc2_context {
-    let ptr = Box::into_raw(Box::new(Handle { ctx, host: None }));
-    let host = Arc::new(host(ptr.cast()));
-    // SAFETY: `ptr` was just made from a box and is not shared yet.
-    let h = unsafe { &mut *ptr };
+    let handle = Box::into_raw(Box::new(Handle {
+        ctx,
+        host: None,
+        tuner: None,
+    }));
+    let shell = Box::into_raw(Box::new(Shell {
+        view: ContextView::zeroed(),
+        handle,
+    }));
+    let ptr: *mut blosc2_context = shell.cast();
+    let host = Arc::new(host(ptr));
+    // SAFETY: `handle` was just made from a box and is not shared yet.
+    let h = unsafe { &mut *handle };
     h.ctx.set_prefilter(host.prefilter());
     h.ctx.set_postfilter(host.postfilter());
     h.ctx.set_host(Some(host.clone()));
     h.host = Some(host);
-    ptr.cast()
+    ptr
 }
 
 /// Typesize of the super-chunk a parameter struct points to.
@@ -122,8 +142,9 @@ pub(crate) fn core_cparams(c: &blosc2_cparams) -> CParams {
 /// `ctx` must be NULL or a pointer returned by `blosc2_create_cctx`/`dctx` and not freed,
 /// with no other live borrow.
 pub(crate) unsafe fn handle_ctx<'a>(ctx: *mut blosc2_context) -> Option<&'a mut Handle> {
-    // SAFETY: the caller guarantees `ctx` came from `into_ptr` and is exclusively ours.
-    unsafe { ctx.cast::<Handle>().as_mut() }
+    // SAFETY: the caller guarantees `ctx` came from `into_ptr` and is exclusively ours; the
+    // handle pointer of a shell is never NULL.
+    unsafe { ctx.cast::<Shell>().as_ref().and_then(|s| s.handle.as_mut()) }
 }
 
 /// The handle and the source and destination buffers of a `*_ctx` entry point; `None` for a
@@ -170,7 +191,21 @@ pub unsafe extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blo
         // SAFETY: forwarded caller guarantee.
         ctx.set_schunk_meta(unsafe { schunk_meta_lookup(cparams.schunk) });
         // SAFETY: forwarded caller guarantee on `preparams`.
-        into_ptr(ctx, |p| unsafe { CHost::for_cparams(p, cparams) })
+        let ptr = into_ptr(ctx, |p| unsafe { CHost::for_cparams(p, cparams) });
+        // SAFETY: `ptr` was just made by `into_ptr` and is not shared yet.
+        let h = unsafe { handle_ctx(ptr) }.expect("a new context");
+        // SAFETY: the view of the new shell, not borrowed elsewhere.
+        match unsafe { tuners::attach(ptr.cast(), &cparams, &mut h.ctx) } {
+            Some(t) => {
+                h.tuner = t;
+                ptr
+            }
+            None => {
+                // SAFETY: made above and not handed out.
+                unsafe { blosc2_free_ctx(ptr) };
+                std::ptr::null_mut()
+            }
+        }
     })
 }
 
@@ -206,7 +241,12 @@ pub unsafe extern "C" fn blosc2_free_ctx(context: *mut blosc2_context) {
     guard((), || {
         if !context.is_null() {
             // SAFETY: the caller hands back a pointer made by `into_ptr`.
-            drop(unsafe { Box::from_raw(context.cast::<Handle>()) });
+            let shell = unsafe { Box::from_raw(context.cast::<Shell>()) };
+            // SAFETY: the shell owns its handle.
+            let handle = unsafe { Box::from_raw(shell.handle) };
+            if let Some(t) = &handle.tuner {
+                tuners::release(t);
+            }
         }
     })
 }

@@ -34,6 +34,7 @@ pub mod schunk_ops;
 mod schunk_tests;
 pub mod special;
 pub mod threads;
+mod tuners;
 pub mod types;
 pub mod vlblocks;
 

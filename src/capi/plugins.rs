@@ -78,8 +78,9 @@ pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c
 /// nothing. Returns 0, -1 for other ids or another name under a used id.
 ///
 /// # Safety
-/// `tuner` must be NULL or point to a tuner whose `name` is a NUL-terminated string. Only
-/// its id and name are kept: tuners drive super-chunks, which this library does not tune.
+/// `tuner` must be NULL or point to a tuner whose `name` is a NUL-terminated string; its
+/// functions must stay callable for the life of the process. A tuner missing any of its five
+/// functions is loaded by name on first use.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_int {
     guard(Error::Failure.code(), || {
@@ -91,9 +92,11 @@ pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_in
         let Some(name) = (unsafe { c_str(t.name) }) else {
             return Error::InvalidParam.code();
         };
+        dynload::install();
         status(plugins::register_tuner(Tuner {
             id: t.id,
             name: name.to_owned(),
+            hooks: super::tuners::Hooks::of(&t),
         }))
     })
 }

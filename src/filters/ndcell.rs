@@ -3,6 +3,8 @@
 //! cells in row-major order; the backward pass puts them back. NDMEAN shares the backward
 //! pass and the cell walk.
 
+mod full;
+
 use crate::error::{Error, Result};
 
 /// The cells of a block: the block shape and the cell side in each dimension.
@@ -139,6 +141,10 @@ pub fn forward(
         .try_fold(1usize, |a, &s| a.checked_mul(s))
         .ok_or(Error::Failure)?;
     check_len(&c, typesize, src.len(), full)?;
+    if let Some(plan) = full::Plan::new(&c).filter(|_| dst.len() >= src.len()) {
+        plan.gather(typesize, src, dst);
+        return Ok(());
+    }
     let mut op = 0;
     let ok = c.walk(|at, run, _| {
         let n = run * typesize;
@@ -155,6 +161,14 @@ pub fn forward(
 /// Backward pass shared by NDCELL and NDMEAN: scatters the cells of `src` back to their
 /// places in `dst`.
 pub(crate) fn scatter(c: &Cells, typesize: usize, src: &[u8], dst: &mut [u8]) -> Result<()> {
+    if let Some(plan) = full::Plan::new(c) {
+        if c.items().and_then(|n| n.checked_mul(typesize)) == Some(src.len())
+            && dst.len() >= src.len()
+        {
+            plan.scatter(typesize, src, dst);
+            return Ok(());
+        }
+    }
     let mut ip = 0;
     let mut overflow = false;
     let mut end = 0;

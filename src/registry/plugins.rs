@@ -94,13 +94,38 @@ pub struct Filter {
     pub backward: Option<Backward>,
 }
 
-/// A registered tuner (only its identity: tuners drive super-chunks, not chunks).
+/// A registered tuner: its identity and the host layer's hooks (`None`: loaded on first
+/// use, see [`tuner`]).
 #[derive(Clone)]
 pub struct Tuner {
     /// Tuner id.
     pub id: i32,
     /// Tuner name.
     pub name: String,
+    /// The host layer's functions of the tuner.
+    pub hooks: Option<HostData>,
+}
+
+/// What a tuner learns after a compression.
+#[derive(Debug, Clone, Copy)]
+pub struct Compressed {
+    /// Bytes compressed.
+    pub srcsize: usize,
+    /// Size of the chunk written.
+    pub cbytes: usize,
+    /// Block size used.
+    pub blocksize: i32,
+    /// Seconds the compression took.
+    pub ctime: f64,
+}
+
+/// A tuner attached to a compression context: asked for the parameters before each
+/// compression and told how it went after it; both may change the context's parameters.
+pub trait Tune: Send + Sync {
+    /// Before compressing `src` into a buffer of `destsize` bytes.
+    fn next(&self, cparams: &mut CParams, src: &[u8], destsize: usize) -> Result<(), Error>;
+    /// After a compression.
+    fn update(&self, cparams: &mut CParams, done: &Compressed) -> Result<(), Error>;
 }
 
 impl fmt::Debug for Codec {
@@ -217,6 +242,8 @@ pub struct Loaders {
     pub codec: fn(&str) -> Option<(Encoder, Decoder)>,
     /// Loads a filter's forward and backward functions.
     pub filter: fn(&str) -> Option<(Forward, Backward)>,
+    /// Loads a tuner's functions.
+    pub tuner: fn(&str) -> Option<HostData>,
 }
 
 static LOADERS: RwLock<Option<Loaders>> = RwLock::new(None);
@@ -290,9 +317,30 @@ pub fn filter(id: u8) -> Option<Arc<Filter>> {
     Some(slot.clone())
 }
 
-/// The registered tuner with this id.
-pub fn tuner(id: i32) -> Option<Arc<Tuner>> {
+/// The registered tuner with this id, without loading anything.
+pub fn tuner_entry(id: i32) -> Option<Arc<Tuner>> {
     read().tuners.iter().find(|t| t.id == id).cloned()
+}
+
+/// The registered tuner with this id; one registered without functions (btune, or a user
+/// tuner registered by name) is loaded first (see [`codec`]).
+pub fn tuner(id: i32) -> Option<Arc<Tuner>> {
+    let t = tuner_entry(id)?;
+    if t.hooks.is_some() {
+        return Some(t);
+    }
+    let Some(hooks) = loaders().and_then(|l| (l.tuner)(&t.name)) else {
+        return Some(t);
+    };
+    let mut w = write();
+    let slot = w.tuners.iter_mut().find(|e| e.id == id)?;
+    if slot.hooks.is_none() {
+        *slot = Arc::new(Tuner {
+            hooks: Some(hooks),
+            ..(**slot).clone()
+        });
+    }
+    Some(slot.clone())
 }
 
 /// Empties the tables and registers the library's plugins, as `blosc2_init` does.
@@ -305,6 +353,7 @@ pub(crate) fn reset() {
     t.tuners = vec![Arc::new(Tuner {
         id: 32,
         name: "btune".to_owned(),
+        hooks: None,
     })];
 }
 

@@ -3,29 +3,24 @@
 //! `dlopen("libblosc2_<name>.so")`, else the library path printed by
 //! `python -c "import blosc2_<name>; blosc2_<name>.print_libpath()"` (then `python3`), its
 //! first line taken as `fgets` reads it; the library's exported `info` struct names the
-//! two functions, looked up with `dlsym`.
+//! functions (two for codecs and filters, five for tuners), looked up with `dlsym`.
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::process::{Command, Stdio};
 
 use super::{wrap_backward, wrap_decoder, wrap_encoder, wrap_forward};
-use crate::registry::plugins::{self, Backward, Decoder, Encoder, Forward, Loaders};
+use crate::capi::tuners::Hooks;
+use crate::registry::plugins::{self, Backward, Decoder, Encoder, Forward, HostData, Loaders};
 
 /// Longest path `fgets` reads (`PATH_MAX`).
 const PATH_MAX: usize = 4096;
-
-/// The `info` symbol of a plugin: names of its two functions.
-#[repr(C)]
-struct Info {
-    first: *const c_char,
-    second: *const c_char,
-}
 
 /// Makes the registry load plugins through this module.
 pub(crate) fn install() {
     plugins::set_loaders(Loaders {
         codec: load_codec,
         filter: load_filter,
+        tuner: load_tuner,
     });
 }
 
@@ -81,20 +76,23 @@ fn sym(h: *mut c_void, name: &CStr) -> Option<*mut c_void> {
     (!p.is_null()).then_some(p)
 }
 
-/// The two functions named by the library's `info` struct; the library is closed when
-/// either is missing.
-fn functions(name: &str) -> Option<(*mut c_void, *mut c_void)> {
+/// The `N` functions named by the library's `info` struct (a struct of `N` C string
+/// pointers); the library is closed when any is missing.
+fn functions<const N: usize>(name: &str) -> Option<[*mut c_void; N]> {
     let h = load_lib(name)?;
     let found = (|| {
-        let info = sym(h, c"info")?.cast::<Info>();
-        // SAFETY: a plugin's `info` is a struct of two C string pointers.
-        let info = unsafe { &*info };
-        if info.first.is_null() || info.second.is_null() {
-            return None;
+        let info = sym(h, c"info")?.cast::<[*const c_char; N]>();
+        // SAFETY: a plugin's `info` is a struct of `N` C string pointers.
+        let names = unsafe { info.read() };
+        let mut out = [std::ptr::null_mut(); N];
+        for (slot, n) in out.iter_mut().zip(names) {
+            if n.is_null() {
+                return None;
+            }
+            // SAFETY: the names are NUL-terminated strings inside the plugin.
+            *slot = sym(h, unsafe { CStr::from_ptr(n) })?;
         }
-        // SAFETY: the names are NUL-terminated strings inside the plugin.
-        let (a, b) = unsafe { (CStr::from_ptr(info.first), CStr::from_ptr(info.second)) };
-        Some((sym(h, a)?, sym(h, b)?))
+        Some(out)
     })();
     if found.is_none() {
         // SAFETY: the handle came from dlopen and nothing of it is kept.
@@ -104,7 +102,7 @@ fn functions(name: &str) -> Option<(*mut c_void, *mut c_void)> {
 }
 
 fn load_codec(name: &str) -> Option<(Encoder, Decoder)> {
-    let (enc, dec) = functions(name)?;
+    let [enc, dec] = functions(name)?;
     // SAFETY: a codec plugin's `info` names an encoder and a decoder of the C signatures of
     // `blosc2_codec`; the library stays loaded for the life of the process.
     unsafe {
@@ -116,7 +114,7 @@ fn load_codec(name: &str) -> Option<(Encoder, Decoder)> {
 }
 
 fn load_filter(name: &str) -> Option<(Forward, Backward)> {
-    let (fw, bw) = functions(name)?;
+    let [fw, bw] = functions(name)?;
     // SAFETY: a filter plugin's `info` names a forward and a backward function of the C
     // signatures of `blosc2_filter`; the library stays loaded.
     unsafe {
@@ -127,4 +125,24 @@ fn load_filter(name: &str) -> Option<(Forward, Backward)> {
             )),
         ))
     }
+}
+
+fn load_tuner(name: &str) -> Option<HostData> {
+    let [init, next_blocksize, next_cparams, update, free] = functions(name)?;
+    // SAFETY: a tuner plugin's `info` (`tuner_info`) names the five functions of
+    // `blosc2_tuner`, of its C signatures; the library stays loaded.
+    let hooks = unsafe {
+        Hooks {
+            init: std::mem::transmute::<*mut c_void, crate::capi::tuners::InitFn>(init),
+            next_blocksize: std::mem::transmute::<*mut c_void, crate::capi::tuners::CtxFn>(
+                next_blocksize,
+            ),
+            next_cparams: std::mem::transmute::<*mut c_void, crate::capi::tuners::CtxFn>(
+                next_cparams,
+            ),
+            update: std::mem::transmute::<*mut c_void, crate::capi::tuners::UpdateFn>(update),
+            free: std::mem::transmute::<*mut c_void, crate::capi::tuners::CtxFn>(free),
+        }
+    };
+    Some(std::sync::Arc::new(hooks))
 }

@@ -156,8 +156,8 @@ pub(super) fn decode<const SIDE: usize>(input: &[u8], out: &mut [u8]) -> i32 {
     if out.len() < total {
         return 0;
     }
+    // Every cell token writes all items of its cell, so the cells cover the block.
     let out = &mut out[..total];
-    out.fill(0);
     let mut r = Reader { input, pos: 9 };
     let stop = [b0.div_ceil(side), b1.div_ceil(side)];
     let mut cell = [0u8; 64];

@@ -75,9 +75,9 @@ fn codec(mode: Mode, meta: u8, blockshape: &[i32], typesize: i32) -> Option<Code
 
 /// Compresses `input`, one block of an array with block shape `blockshape` and items of
 /// `typesize` bytes, into `output`. Returns the compressed size, 0 when zfp fails or the
-/// result does not shrink or fit or the input is shorter than the block, or the generic
-/// failure (-1) for blocks narrower than 4 items in a dimension, unsupported typesizes or
-/// dimensions.
+/// result does not shrink or fit or the input is shorter than the block (checked before
+/// the typesize), or the generic failure (-1) for blocks narrower than 4 items in a
+/// dimension, unsupported typesizes or dimensions.
 pub fn compress(
     mode: Mode,
     meta: u8,
@@ -89,14 +89,19 @@ pub fn compress(
     if blockshape.iter().any(|&b| b < 4) {
         return FAILURE;
     }
+    // A stream shorter than the block (one of the streams of a split block) is stored as
+    // is, whatever the typesize, as the reference stores it.
+    let block_bytes = blockshape
+        .iter()
+        .try_fold(i64::from(typesize.max(1)), |n, &d| {
+            n.checked_mul(i64::from(d))
+        });
+    if block_bytes.is_none_or(|n| n > input.len() as i64) {
+        return 0;
+    }
     let Some(mut c) = codec(mode, meta, blockshape, typesize) else {
         return FAILURE;
     };
-    // A stream shorter than the block (a split block) cannot hold the field: stored as is
-    // (the reference reads past the stream and in practice gets no smaller output).
-    if c.field_bytes() > input.len() {
-        return 0;
-    }
     let max = c.maximum_size();
     if output.len() >= max {
         let n = c.compress(input, output);

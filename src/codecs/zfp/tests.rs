@@ -37,10 +37,18 @@ fn refuses_what_the_reference_refuses() {
         -1
     );
     assert_eq!(compress(Mode::Rate, 50, &[8, 8], 2, &bytes, &mut out), -1);
+    let block5 = vec![0u8; 4 * 4usize.pow(5)];
     assert_eq!(
-        compress(Mode::Rate, 50, &[4, 4, 4, 4, 4], 4, &bytes, &mut out),
+        compress(Mode::Rate, 50, &[4, 4, 4, 4, 4], 4, &block5, &mut out),
         -1
     );
+    // One stream of a split block (shorter than the block): stored as is, any typesize.
+    for ts in [2, 3, 4, 8] {
+        assert_eq!(
+            compress(Mode::Rate, 50, &[8, 8], ts, &bytes[..64], &mut out),
+            0
+        );
+    }
     assert_eq!(
         decompress(Mode::Rate, 50, &[64, 64], 4, &bytes, &mut out),
         -1

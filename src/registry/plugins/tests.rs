@@ -42,6 +42,7 @@ fn user_ids_and_name_clashes_follow_the_reference() {
     let t = |id, name: &str| Tuner {
         id,
         name: name.to_owned(),
+        hooks: None,
     };
     assert_eq!(register_tuner(t(32, "x")), Err(Error::Failure));
     assert_eq!(register_tuner(t(230, "tt")), Ok(()));
@@ -69,6 +70,9 @@ fn init_registers_the_plugins() {
             "int_trunc"
         ]
     );
-    assert_eq!(tuner(32).map(|t| t.name.clone()).as_deref(), Some("btune"));
+    assert_eq!(
+        tuner_entry(32).map(|t| t.name.clone()).as_deref(),
+        Some("btune")
+    );
     assert!(super::filter(37).is_none());
 }
