@@ -10,13 +10,14 @@ use serde_json::{json, Value};
 
 use super::pyjson::{dumps_line, numpy_name, typestr};
 use crate::bloscpack::dtype::typestr_itemsize;
-use crate::bloscpack::{compress_many, decompress_many, ChunkParams, Error, Result};
+use crate::bloscpack::pipeline::{self, Batch, Slot};
+use crate::bloscpack::{compress_many, decompress_into, ChunkParams, Error, Result};
 use crate::constants::MIN_HEADER_LENGTH;
 
 /// Largest metadata file read (bcolz writes a few hundred bytes).
 const MAX_META_FILE: u64 = 1 << 20;
 /// Uncompressed bytes decoded or encoded per parallel batch.
-const BATCH_BYTES: usize = 64 << 20;
+const BATCH_BYTES: usize = 32 << 20;
 /// Header of a chunk file: `blpk`, format version 1, three reserved bytes, nchunks (1).
 const CHUNK_FILE_HEADER: [u8; 16] = *b"blpk\x01\0\0\0\x01\0\0\0\0\0\0\0";
 
@@ -276,6 +277,15 @@ impl CArray {
 
     /// The compressed Blosc chunk of file `i` (checked against its file).
     pub fn raw_chunk(&self, i: usize) -> Result<Vec<u8>> {
+        let mut chunk = Vec::new();
+        let n = self.raw_chunk_into(i, &mut chunk)?;
+        chunk.truncate(n);
+        Ok(chunk)
+    }
+
+    /// [`CArray::raw_chunk`] into the start of `buf` (grown when too small, not zeroed
+    /// otherwise); returns the chunk length.
+    fn raw_chunk_into(&self, i: usize, buf: &mut Vec<u8>) -> Result<usize> {
         let path = self.chunk_path(i);
         let mut f = File::open(&path)
             .map_err(|e| Error::format(format!("missing chunk file {}: {e}", path.display())))?;
@@ -294,41 +304,56 @@ impl CArray {
         }
         let info = crate::cbuffer::basic_info(&head[16..])
             .map_err(|_| Error::format(format!("{} has an invalid Blosc header", what())))?;
-        let cbytes = info.cbytes as u64;
-        if cbytes > len - 16 {
+        let cbytes = info.cbytes as usize;
+        if cbytes as u64 > len - 16 {
             return Err(Error::format(format!("{} is truncated", what())));
         }
-        let mut chunk = head[16..].to_vec();
-        chunk.resize(cbytes as usize, 0);
-        f.read_exact(&mut chunk[MIN_HEADER_LENGTH..])?;
-        Ok(chunk)
+        if buf.len() < cbytes {
+            buf.resize(cbytes, 0);
+        }
+        buf[..MIN_HEADER_LENGTH].copy_from_slice(&head[16..]);
+        f.read_exact(&mut buf[MIN_HEADER_LENGTH..cbytes])?;
+        Ok(cbytes)
     }
 
-    /// Decodes every row in order into `out`, batches of chunks in parallel; `progress`
-    /// gets the bytes written so far. Returns the total.
-    pub fn decode_to(&self, out: &mut dyn Write, progress: &mut dyn FnMut(u64)) -> Result<u64> {
+    /// Decodes every row in order into `out`: batches of chunks are decoded on all cores
+    /// while the next batch is read and the previous one written; `progress` gets the
+    /// bytes written so far. Returns the total.
+    pub fn decode_to(
+        &self,
+        out: &mut (dyn Write + Send),
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<u64> {
         let n = self.nfiles();
         let per_batch = (BATCH_BYTES / (self.chunklen * self.atomsize).max(1)).max(1);
-        let mut total = 0u64;
-        let mut i = 0;
-        while i < n {
-            let end = (i + per_batch).min(n);
-            let raws = (i..end)
-                .map(|k| self.raw_chunk(k))
-                .collect::<Result<Vec<_>>>()?;
-            let jobs: Vec<(&[u8], usize)> = raws
-                .iter()
-                .zip(i..end)
-                .map(|(r, k)| (r.as_slice(), self.file_nbytes(k)))
-                .collect();
-            for part in decompress_many(&jobs)? {
-                out.write_all(&part)?;
-                total += part.len() as u64;
+        let mut next = 0;
+        let fill = |b: &mut Batch| -> Result<()> {
+            let end = (next + per_batch).min(n);
+            for k in next..end {
+                let s = b.next_slot();
+                s.input_len = self.raw_chunk_into(k, &mut s.input)?;
+                s.index = k as i64;
+                s.expected = self.file_nbytes(k);
             }
-            progress(total);
-            i = end;
-        }
-        Ok(total)
+            next = end;
+            Ok(())
+        };
+        let work = |s: &mut Slot| -> Result<()> {
+            let mut buf = std::mem::take(&mut s.output);
+            let r = decompress_into(s.input(), s.expected, &mut buf);
+            s.output_len = buf.len();
+            s.output = buf;
+            r
+        };
+        let drain = |b: &Batch| -> Result<u64> {
+            let mut n = 0;
+            for s in b.filled() {
+                out.write_all(s.output())?;
+                n += s.output_len as u64;
+            }
+            Ok(n)
+        };
+        pipeline::run(fill, work, drain, progress)
     }
 
     /// Creates an empty carray directory (which must not exist) for rows of

@@ -35,6 +35,7 @@ mod error;
 mod header;
 mod metadata;
 mod numpy;
+pub(crate) mod pipeline;
 mod reader;
 mod source;
 mod writer;
@@ -44,6 +45,7 @@ mod tests;
 
 pub use append::append;
 pub use checksum::Checksum;
+pub(crate) use chunk::decompress_into;
 pub use chunk::{compress_chunk, compress_many, decompress_chunk, decompress_many, ChunkParams};
 pub use error::{Error, Result};
 pub use header::{split_in_chunks, Header, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_CHUNK_SIZE};

@@ -29,11 +29,17 @@ pub fn announced_nbytes(path: &Path, fmt: Format) -> Option<u64> {
     }
 }
 
+/// Whether decoding `fmt` already writes in large pieces while it decodes (so that a
+/// background writer would only add a copy).
+pub fn overlaps_writes(fmt: Format) -> bool {
+    matches!(fmt, Format::Bloscpack | Format::BcolzCArray)
+}
+
 /// Writes the decoded content of `path` to `out`; returns the number of bytes.
 pub fn decode(
     path: &Path,
     fmt: Format,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
     bar: &Progress,
 ) -> Result<u64, String> {
     let mut progress = |n: u64| bar.set(n);

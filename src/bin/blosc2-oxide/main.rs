@@ -271,18 +271,21 @@ fn decompress(input: &Path, output: &Path, quiet: bool) -> Result<u64, String> {
     let fmt = detect(input)?;
     let bar = Progress::new(decode::announced_nbytes(input, fmt), quiet, "decompress");
     let r = if output == Path::new("-") {
-        let stdout = std::io::stdout();
-        let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
+        let mut w = BufWriter::with_capacity(1 << 20, std::io::stdout());
         decode::decode(input, fmt, &mut w, &bar).and_then(|n| {
             w.flush().map_err(|e| e.to_string())?;
             Ok(n)
         })
     } else {
-        let f = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
-        let mut w = bgwrite::BgWriter::new(f);
-        let n = decode::decode(input, fmt, &mut w, &bar);
-        let done = w.finish().map_err(|e| format!("{}: {e}", output.display()));
-        n.and_then(|n| done.map(|()| n))
+        let mut f = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
+        if decode::overlaps_writes(fmt) {
+            decode::decode(input, fmt, &mut f, &bar)
+        } else {
+            let mut w = bgwrite::BgWriter::new(f);
+            let n = decode::decode(input, fmt, &mut w, &bar);
+            let done = w.finish().map_err(|e| format!("{}: {e}", output.display()));
+            n.and_then(|n| done.map(|()| n))
+        }
     };
     bar.finish();
     if r.is_err() && output != Path::new("-") {
