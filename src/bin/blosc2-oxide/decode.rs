@@ -61,6 +61,7 @@ pub fn decode(
         )),
         Format::CFrame | Format::SFrame => {
             let mut sc = SuperChunk::open(path, 0, None).map_err(|e| blosc_err("open", e))?;
+            sc.set_dparams_nthreads(cores());
             decode_schunk(&mut sc, out, &mut progress)
         }
         Format::B2nd => decode_b2nd(path, out, &mut progress),
@@ -92,27 +93,31 @@ pub fn decode(
     }
 }
 
-/// Every chunk of a super-chunk in order.
+/// Every chunk of a super-chunk in order (each decoded on the super-chunk's threads).
 pub fn decode_schunk(
     sc: &mut SuperChunk,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, String> {
     let mut total = 0u64;
-    let mut buf = Vec::new();
+    let mut buf = vec![0u8; usize::try_from(sc.chunksize()).unwrap_or(0)];
     for n in 0..sc.nchunks() {
-        let nbytes = {
-            let c = sc
-                .chunk(n)
-                .map_err(|e| blosc_err(&format!("chunk {n}"), e))?;
-            blosc2::cbuffer::basic_info(&c)
-                .map_err(|e| blosc_err(&format!("chunk {n}"), e))?
-                .nbytes
+        let got = match sc.decompress_chunk(n, &mut buf) {
+            Ok(got) => got,
+            Err(_) => {
+                let nbytes = {
+                    let c = sc
+                        .chunk(n)
+                        .map_err(|e| blosc_err(&format!("chunk {n}"), e))?;
+                    blosc2::cbuffer::basic_info(&c)
+                        .map_err(|e| blosc_err(&format!("chunk {n}"), e))?
+                        .nbytes
+                };
+                buf.resize(nbytes.max(0) as usize, 0);
+                sc.decompress_chunk(n, &mut buf)
+                    .map_err(|e| blosc_err(&format!("chunk {n}"), e))?
+            }
         };
-        buf.resize(nbytes.max(0) as usize, 0);
-        let got = sc
-            .decompress_chunk(n, &mut buf)
-            .map_err(|e| blosc_err(&format!("chunk {n}"), e))?;
         out.write_all(&buf[..got]).map_err(|e| e.to_string())?;
         total += got as u64;
         progress(total);
@@ -127,6 +132,7 @@ fn decode_b2nd(
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, String> {
     let mut a = Array::open(path, 0, None).map_err(|e| blosc_err("b2nd open", e))?;
+    a.schunk_mut().set_dparams_nthreads(cores());
     let shape = a.shape().to_vec();
     let ts = a.typesize() as usize;
     if shape.is_empty() {
