@@ -32,6 +32,7 @@ mod checksum;
 mod chunk;
 pub mod dtype;
 mod error;
+mod fortran;
 mod header;
 mod metadata;
 mod numpy;
@@ -53,7 +54,7 @@ pub use metadata::{
     encode_section, to_python_json, MetaArgs, MetaCodec, MetaHeader, MAGIC_JSON, META_HEADER_LEN,
 };
 pub use numpy::NumpyMeta;
-pub use reader::{unpack_bytes, RawChunk, Reader};
+pub use reader::{unpack_bytes, RawChunk, Reader, FORTRAN_BAND_BYTES};
 pub use writer::{pack_bytes, pack_stream, PackOptions, Writer};
 
 /// Packs a numpy-style array (`data` in the memory order `meta` describes) into a new

@@ -10,6 +10,7 @@ use super::checksum::Checksum;
 
 use super::chunk::decompress_into;
 use super::error::{Error, Result};
+use super::fortran::CBand;
 use super::header::{Header, HEADER_LEN};
 use super::metadata::{read_section, MetaHeader};
 use super::numpy::NumpyMeta;
@@ -295,7 +296,8 @@ impl<R: Read + Seek> Reader<R> {
     }
 
     /// The decoded content in C order: the payload, or for a numpy array stored in
-    /// Fortran order its elements reordered (which holds the whole array in memory).
+    /// Fortran order its elements reordered, at most [`FORTRAN_BAND_BYTES`] of them held
+    /// at a time (see [`Reader::decode_c_order_bounded`]).
     pub fn decode_c_order(
         &mut self,
         out: &mut (dyn Write + Send),
@@ -304,19 +306,62 @@ impl<R: Read + Seek> Reader<R> {
     where
         R: Send,
     {
-        let np = self.numpy().transpose()?;
-        match np {
-            Some(np) if np.fortran && np.shape.len() > 1 => {
-                let mut all = Vec::new();
-                self.unpack_to(&mut all, progress)?;
-                let c = np.to_c_order(&all)?;
-                out.write_all(&c)?;
-                Ok(c.len() as u64)
-            }
-            _ => self.unpack_to(out, progress),
+        self.decode_c_order_bounded(out, FORTRAN_BAND_BYTES, progress)
+    }
+
+    /// [`Reader::decode_c_order`] holding at most `band_bytes` (at least one item) of a
+    /// Fortran-ordered array in memory: the C-order output is produced one band at a time,
+    /// each band taking one pass over the chunks, so an array of `N` bytes is decoded
+    /// `ceil(N / band_bytes)` times.
+    pub fn decode_c_order_bounded(
+        &mut self,
+        out: &mut (dyn Write + Send),
+        band_bytes: usize,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<u64>
+    where
+        R: Send,
+    {
+        let np = match self.numpy().transpose()? {
+            Some(np) if np.fortran && np.shape.len() > 1 => np,
+            _ => return self.unpack_to(out, progress),
+        };
+        let n = np.len().ok_or_else(|| Error::format("shape overflows"))?;
+        let nbytes = usize::try_from(self.nbytes()?)
+            .map_err(|_| Error::format("the array does not fit in memory addresses"))?;
+        if n == 0 {
+            return self.unpack_to(out, progress);
         }
+        if !nbytes.is_multiple_of(n) || nbytes == 0 || np.shape.len() > 33 {
+            return Err(Error::format(format!(
+                "{nbytes} bytes do not hold an array of shape {:?}",
+                np.shape
+            )));
+        }
+        let itemsize = nbytes / n;
+        let per_band = (band_bytes / itemsize).max(1);
+        let mut first = 0;
+        while first < n {
+            let count = per_band.min(n - first);
+            let mut band = CBand::new(&np.shape, itemsize, first, count);
+            self.rewind()?;
+            let got = self.unpack_to(&mut band, &mut |_| {})?;
+            if got != nbytes as u64 {
+                return Err(Error::format(format!(
+                    "the chunks hold {got} bytes, the header announces {nbytes}"
+                )));
+            }
+            out.write_all(band.bytes())?;
+            first += count;
+            progress((first * itemsize) as u64);
+        }
+        Ok(nbytes as u64)
     }
 }
+
+/// Bytes of a Fortran-ordered array reordered in memory at a time by
+/// [`Reader::decode_c_order`] (larger arrays take one pass over the file per band).
+pub const FORTRAN_BAND_BYTES: usize = 1 << 30;
 
 fn verify(c: &RawChunk, digest: &[u8], checksum: Checksum) -> Result<()> {
     if checksum.digest(&c.data) != digest {

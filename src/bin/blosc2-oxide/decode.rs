@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use blosc2::b2nd::Array;
 use blosc2::bcolz::CArray;
@@ -29,6 +30,16 @@ pub fn announced_nbytes(path: &Path, fmt: Format) -> Option<u64> {
     }
 }
 
+/// Bytes of a Fortran-ordered `.blp` array reordered in memory at a time (`--fortran-band`).
+pub static FORTRAN_BAND: OnceLock<usize> = OnceLock::new();
+
+fn fortran_band() -> usize {
+    FORTRAN_BAND
+        .get()
+        .copied()
+        .unwrap_or(blosc2::bloscpack::FORTRAN_BAND_BYTES)
+}
+
 /// Whether decoding `fmt` already writes in large pieces while it decodes (so that a
 /// background writer would only add a copy).
 pub fn overlaps_writes(fmt: Format) -> bool {
@@ -47,7 +58,7 @@ pub fn decode(
         Format::Bloscpack => {
             let f = File::open(path).map_err(|e| e.to_string())?;
             let mut r = Reader::new(f).map_err(|e| e.to_string())?;
-            r.decode_c_order(out, &mut progress)
+            r.decode_c_order_bounded(out, fortran_band(), &mut progress)
                 .map_err(|e| e.to_string())
         }
         Format::BcolzCArray => CArray::open(path)

@@ -45,6 +45,10 @@ struct Cli {
     /// Worker threads (default: all cores).
     #[arg(long, global = true)]
     nthreads: Option<usize>,
+    /// Memory for reordering a Fortran-ordered .blp array to C order (suffixes K, M, G);
+    /// a larger array is decoded once per band of this size.
+    #[arg(long, global = true, value_parser = parse_size, default_value = "1G")]
+    fortran_band: u64,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -310,9 +314,11 @@ fn verify(path: &Path, quiet: bool) -> Result<String, String> {
         }
         Format::Bloscpack => {
             let f = File::open(path).map_err(|e| e.to_string())?;
-            let r = blosc2::bloscpack::Reader::new(f).map_err(|e| e.to_string())?;
+            let mut r = blosc2::bloscpack::Reader::new(f).map_err(|e| e.to_string())?;
             let cs = r.header().checksum;
-            let n = decode::decode(path, fmt, &mut sink, &bar)?;
+            let n = r
+                .unpack_to(&mut sink, &mut |n| bar.set(n))
+                .map_err(|e| e.to_string())?;
             format!(
                 "{} chunks, {n} bytes, {cs} checksums match",
                 r.header().nchunks
@@ -404,6 +410,8 @@ fn run(cli: Cli) -> Result<(), String> {
             .build_global()
             .map_err(|e| e.to_string())?;
     }
+    let band = usize::try_from(cli.fortran_band.max(1)).unwrap_or(usize::MAX);
+    let _ = decode::FORTRAN_BAND.set(band);
     match &cli.cmd {
         Cmd::Decompress { input, output } => decompress(input, output, cli.quiet).map(|_| ()),
         Cmd::Compress {
