@@ -6,8 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=target/containers-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import bloscpack.cli' 2>/dev/null \
-    && ! "$venv/bin/python" -c 'import bcolz, blosc' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import blosc, bcolz, numpy' 2>/dev/null; then
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install -q bloscpack==0.16.0 blosc==1.11.4 numpy bcolz-zipline
