@@ -10,6 +10,7 @@ import argparse
 import collections
 import collections.abc
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -70,18 +71,22 @@ KINDS = {"f8": (8, _f8), "i4": (4, _i4), "text": (1, _u1), "random": (8, _rand)}
 
 
 def best(cmd, reps, before=None):
-    """Best wall time of `reps` runs of `cmd` (a list), `before` run untimed first."""
-    times = []
+    """Wall time and CPU time (user + system) of the fastest of `reps` runs of `cmd`,
+    `before` run untimed before each."""
+    runs = []
     for _ in range(reps):
         if before:
             before()
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         dt = time.perf_counter() - t
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         if r.returncode != 0:
             sys.exit(f"failed: {' '.join(map(str, cmd))}\n{r.stderr.decode()}")
-        times.append(dt)
-    return min(times)
+        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+        runs.append((dt, cpu))
+    return min(runs)
 
 
 def rm(*paths):
@@ -115,11 +120,12 @@ def main():
     ours = [a.cli, "--quiet"]
     print(f"# {a.mib} MiB per input, best of {a.reps}, cores {os.cpu_count()}, "
           f"start load {load():.2f}")
-    t0 = best([py, "-c", BLPK, "--version"], a.reps)
-    print(f"# blpk start-up (python + imports, --version): {t0:.3f} s")
-    print(f"{'kind':7} {'case':10} {'ratio':>6} | {'blpk c':>7} {'ours c':>7} {'x':>5} | "
-          f"{'blpk d':>7} {'ours d':>7} {'x':>5} | {'cp':>6} load")
-    rows = []
+    t0, c0 = best([py, "-c", BLPK, "--version"], a.reps)
+    print(f"# blpk start-up (python + imports, --version): {t0:.3f} s wall, {c0:.3f} s CPU")
+    print("# times in s: wall/CPU (user+sys) of the fastest run; x = blpk / ours")
+    print(f"{'kind':6} {'case':9} {'ratio':>5} | {'blpk c':>11} {'ours c':>11} {'x wall':>6} "
+          f"{'x cpu':>5} | {'blpk d':>11} {'ours d':>11} {'x wall':>6} {'x cpu':>5} | "
+          f"{'cp':>11} load")
     for kind in a.kinds.split(","):
         ts, gen = KINDS[kind]
         src = os.path.join(a.work, f"{kind}.bin")
@@ -127,6 +133,7 @@ def main():
             with open(src, "wb") as f:
                 f.write(gen(n))
         cp = best(["cp", src, src + ".cp"], a.reps, rm(src + ".cp"))
+        cps = f"{cp[0]:5.2f}/{cp[1]:5.2f}"
         rm(src + ".cp")()
         for case in a.cases.split(","):
             codec, clevel = CASES[case]
@@ -150,9 +157,13 @@ def main():
                     sys.exit(f"{kind} {case}: our decoded bytes differ")
             rm(back)()
             ratio = n / os.path.getsize(bfile)
-            print(f"{kind:7} {case:10} {ratio:6.2f} | {bc:7.3f} {oc:7.3f} {bc / oc:5.2f} | "
-                  f"{bd:7.3f} {od:7.3f} {bd / od:5.2f} | {cp:6.3f} {load():.2f}", flush=True)
-            rows.append((bc / oc, bd / od))
+
+            def f(t):
+                return f"{t[0]:5.2f}/{t[1]:5.2f}"
+
+            print(f"{kind:6} {case:9} {ratio:5.2f} | {f(bc)} {f(oc)} {bc[0] / oc[0]:6.2f} "
+                  f"{bc[1] / oc[1]:5.2f} | {f(bd)} {f(od)} {bd[0] / od[0]:6.2f} "
+                  f"{bd[1] / od[1]:5.2f} | {cps} {load():.2f}", flush=True)
             rm(bfile, ofile)()
     if not a.no_bcolz:
         bench_bcolz(a, py, ours, n)
@@ -162,8 +173,10 @@ def main():
 def bench_bcolz(a, py, ours, n):
     import bcolz
 
-    print(f"{'bcolz':7} {'case':10} {'ratio':>6} | {'bcolz':>7} {'ours':>7} {'x':>5} | "
-          f"{'bcolz[:]':>8} {'x':>5} | load")
+    print("# bcolz: a subprocess that opens the carray and writes carray[:] to a file, vs "
+          "ours `decompress`; in-process carray[:] (no start-up, no file) for comparison")
+    print(f"{'kind':6} {'case':9} {'ratio':>5} | {'bcolz':>11} {'ours':>11} {'x wall':>6} "
+          f"{'x cpu':>5} | {'bcolz[:]':>8} {'x wall':>6} | load")
     for kind in a.kinds.split(","):
         ts, gen = KINDS[kind]
         src = os.path.join(a.work, f"{kind}.bin")
@@ -190,8 +203,9 @@ def bench_bcolz(a, py, ours, n):
             ip = min(inproc)
             ratio = n / sum(os.path.getsize(os.path.join(r, f))
                             for r, _, fs in os.walk(d) for f in fs)
-            print(f"{kind:7} {cname + '-5':10} {ratio:6.2f} | {bt:7.3f} {ot:7.3f} {bt / ot:5.2f} | "
-                  f"{ip:8.3f} {ip / ot:5.2f} | {load():.2f}", flush=True)
+            print(f"{kind:6} {cname + '-5':9} {ratio:5.2f} | {bt[0]:5.2f}/{bt[1]:5.2f} "
+                  f"{ot[0]:5.2f}/{ot[1]:5.2f} {bt[0] / ot[0]:6.2f} {bt[1] / ot[1]:5.2f} | "
+                  f"{ip:8.3f} {ip / ot[0]:6.2f} | {load():.2f}", flush=True)
             rm(d)()
 
 
