@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::pyjson::{dumps_line, numpy_name, typestr};
 use crate::bloscpack::dtype::typestr_itemsize;
 use crate::bloscpack::pipeline::{self, Batch, Slot};
-use crate::bloscpack::{compress_many, decompress_into, ChunkParams, Error, Result};
+use crate::bloscpack::{compress_into, decompress_into, ChunkParams, Error, Result};
 use crate::constants::MIN_HEADER_LENGTH;
 
 /// Largest metadata file read (bcolz writes a few hundred bytes).
@@ -476,11 +476,12 @@ impl CArray {
     }
 
     /// Appends `len` bytes of whole rows read from `input` (as bcolz's `append` followed
-    /// by `flush`): the leftover chunk is filled, full chunks are written, batches of
-    /// them compressed in parallel, and the new leftover rows go to the last file.
+    /// by `flush`): the leftover chunk is filled, full chunks are compressed on all cores
+    /// while the next ones are read and the previous ones written, and the new leftover
+    /// rows go to the last file.
     pub fn append_from(
         &mut self,
-        input: &mut dyn Read,
+        input: &mut (dyn Read + Send),
         len: u64,
         progress: &mut dyn FnMut(u64),
     ) -> Result<()> {
@@ -492,35 +493,61 @@ impl CArray {
         }
         let params = self.chunk_params()?;
         let chunk_bytes = self.chunklen * self.atomsize;
+        if chunk_bytes == 0 {
+            return Err(Error::Unsupported("rows of zero bytes".into()));
+        }
         let mut pending = if self.leftover_rows() > 0 {
             let raw = self.raw_chunk(self.nchunks())?;
             crate::bloscpack::decompress_chunk(&raw, self.file_nbytes(self.nchunks()))?
         } else {
             Vec::new()
         };
+        let old_pending = pending.len() as u64;
         let mut left = len;
         let per_batch = (BATCH_BYTES / chunk_bytes).max(1);
-        loop {
-            let want = (per_batch * chunk_bytes).saturating_sub(pending.len()) as u64;
-            let take = want.min(left) as usize;
-            let start = pending.len();
-            pending.resize(start + take, 0);
-            input.read_exact(&mut pending[start..])?;
-            left -= take as u64;
-            let full = pending.len() / chunk_bytes;
-            let parts: Vec<&[u8]> = pending.chunks_exact(chunk_bytes).collect();
-            let first = self.nchunks();
-            for (k, c) in compress_many(&parts, &params)?.iter().enumerate() {
-                self.write_chunk_file(first + k, c)?;
-                self.full_cbytes += c.len() as u64;
+        let first = self.nchunks();
+        let mut next = first;
+        let fill = |b: &mut Batch| -> Result<()> {
+            while b.used < per_batch && pending.len() as u64 + left >= chunk_bytes as u64 {
+                let s = b.next_slot();
+                let buf = s.input_mut(chunk_bytes);
+                let p = pending.len();
+                buf[..p].copy_from_slice(&pending);
+                pending.clear();
+                input.read_exact(&mut buf[p..])?;
+                left -= (chunk_bytes - p) as u64;
+                s.index = next as i64;
+                next += 1;
             }
-            pending.drain(..full * chunk_bytes);
-            self.shape[0] = (first + full) * self.chunklen + pending.len() / self.atomsize;
-            progress(len - left);
-            if left == 0 {
-                break;
+            Ok(())
+        };
+        let work = |s: &mut Slot| -> Result<()> {
+            let mut out = std::mem::take(&mut s.output);
+            let r = compress_into(s.input(), &params, &mut out);
+            s.output = out;
+            s.output_len = r?;
+            Ok(())
+        };
+        let mut written = 0u64;
+        let mut full_cbytes = self.full_cbytes;
+        let this = &*self;
+        let drain = |b: &Batch| -> Result<u64> {
+            for s in b.filled() {
+                this.write_chunk_file(s.index as usize, s.output())?;
+                full_cbytes += s.output_len as u64;
+                written += chunk_bytes as u64;
             }
-        }
+            Ok(chunk_bytes as u64 * b.used as u64)
+        };
+        let mut report = |n: u64| progress(n.saturating_sub(old_pending).min(len));
+        pipeline::run(fill, work, drain, &mut report)?;
+        let start = pending.len();
+        pending.resize(start + left as usize, 0);
+        input.read_exact(&mut pending[start..])?;
+        progress(len);
+        self.full_cbytes = full_cbytes;
+        let full = written as usize / chunk_bytes;
+        self.shape[0] = (first + full) * self.chunklen + pending.len() / self.atomsize;
         let last = self.chunk_path(self.nchunks());
         if pending.is_empty() {
             if last.exists() {

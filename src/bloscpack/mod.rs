@@ -46,8 +46,8 @@ mod tests;
 
 pub use append::append;
 pub use checksum::Checksum;
-pub(crate) use chunk::decompress_into;
 pub use chunk::{compress_chunk, compress_many, decompress_chunk, decompress_many, ChunkParams};
+pub(crate) use chunk::{compress_into, decompress_into};
 pub use error::{Error, Result};
 pub use header::{split_in_chunks, Header, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_CHUNK_SIZE};
 pub use metadata::{

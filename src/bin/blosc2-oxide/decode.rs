@@ -159,6 +159,7 @@ fn decode_b2nd(
     let row_items: i64 = shape[1..].iter().product();
     let mut total = 0u64;
     let mut r0 = 0i64;
+    let mut buf = Vec::new();
     while r0 < shape[0] {
         let r1 = (r0 + rows).min(shape[0]);
         let mut start = vec![0i64; shape.len()];
@@ -166,7 +167,7 @@ fn decode_b2nd(
         let mut stop = shape.clone();
         stop[0] = r1;
         let bufshape: Vec<i64> = start.iter().zip(&stop).map(|(s, e)| e - s).collect();
-        let mut buf = vec![0u8; ((r1 - r0) * row_items) as usize * ts];
+        buf.resize(((r1 - r0) * row_items) as usize * ts, 0);
         a.get_slice_buffer(&start, &stop, &mut buf, &bufshape)
             .map_err(|e| blosc_err("b2nd slice", e))?;
         out.write_all(&buf).map_err(|e| e.to_string())?;
