@@ -184,6 +184,71 @@ fn compress_then_decompress_every_output_format() {
 }
 
 #[test]
+fn fortran_blp_decodes_in_c_order_within_the_band() {
+    use blosc2::bloscpack::{pack_bytes, NumpyMeta, PackOptions};
+    let t = Tmp::new("fortran");
+    let (rows, cols, deep) = (300usize, 70usize, 4usize);
+    let value = |i: usize, j: usize, k: usize| (i * 1_000_000 + j * 1000 + k) as u32;
+    // Stored in Fortran order: element (i, j, k) at i + rows j + rows cols k.
+    let mut stored = vec![0u8; rows * cols * deep * 4];
+    let mut want = Vec::with_capacity(stored.len());
+    for i in 0..rows {
+        for j in 0..cols {
+            for k in 0..deep {
+                let at = (i + rows * j + rows * cols * k) * 4;
+                stored[at..at + 4].copy_from_slice(&value(i, j, k).to_le_bytes());
+                want.extend_from_slice(&value(i, j, k).to_le_bytes());
+            }
+        }
+    }
+    let meta = NumpyMeta::new("<u4", &[rows, cols, deep], true);
+    let opts = PackOptions {
+        chunk_size: 10_000,
+        ..PackOptions::default()
+    };
+    let file = t.join("f.blp");
+    std::fs::write(
+        &file,
+        pack_bytes(&stored, &opts, Some(&meta.to_metadata())).unwrap(),
+    )
+    .unwrap();
+    let back = t.join("back.bin");
+    for band in ["1G", "64K", "1000"] {
+        ok(&[&"--fortran-band", &band, &"decompress", &file, &back]);
+        assert!(std::fs::read(&back).unwrap() == want, "band {band}");
+    }
+    assert!(ok(&[&"verify", &file]).contains("OK"));
+}
+
+#[test]
+fn frames_decode_alike_on_any_thread_count() {
+    let t = Tmp::new("threads");
+    let data = sample(5_000_000);
+    let input = t.join("in.bin");
+    std::fs::write(&input, &data).unwrap();
+    for (name, extra) in [
+        ("a.b2frame", vec!["--typesize", "4", "--chunk-size", "1M"]),
+        ("a.b2nd", vec!["--shape", "5000,250", "--dtype", "<i4"]),
+        ("dir", vec!["--format", "sframe", "--codec", "lz4"]),
+    ] {
+        let out = t.join(name);
+        let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"compress", &input, &out];
+        for e in &extra {
+            args.push(e);
+        }
+        ok(&args);
+        for n in ["1", "2", "3"] {
+            let back = t.join("back.bin");
+            ok(&[&"--nthreads", &n, &"decompress", &out, &back]);
+            assert!(
+                std::fs::read(&back).unwrap() == data,
+                "{name} on {n} threads"
+            );
+        }
+    }
+}
+
+#[test]
 fn convert_between_containers() {
     let t = Tmp::new("convert");
     let data = sample(500_000);

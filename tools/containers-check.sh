@@ -8,7 +8,7 @@ venv=target/containers-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install -q bloscpack==0.16.0 blosc==1.11.4 numpy bcolz-zipline
+"$venv/bin/python" -m pip install -q bloscpack==0.16.0 blosc==1.11.4 numpy bcolz-zipline
 cli=target/release/blosc2-oxide
 [ -x "$cli" ] || cargo build --release --bin blosc2-oxide
 work=target/containers-check

@@ -10,13 +10,14 @@ use serde_json::{json, Value};
 
 use super::pyjson::{dumps_line, numpy_name, typestr};
 use crate::bloscpack::dtype::typestr_itemsize;
-use crate::bloscpack::{compress_many, decompress_many, ChunkParams, Error, Result};
+use crate::bloscpack::pipeline::{self, Batch, Slot};
+use crate::bloscpack::{compress_into, decompress_into, ChunkParams, Error, Result};
 use crate::constants::MIN_HEADER_LENGTH;
 
 /// Largest metadata file read (bcolz writes a few hundred bytes).
 const MAX_META_FILE: u64 = 1 << 20;
 /// Uncompressed bytes decoded or encoded per parallel batch.
-const BATCH_BYTES: usize = 64 << 20;
+const BATCH_BYTES: usize = 32 << 20;
 /// Header of a chunk file: `blpk`, format version 1, three reserved bytes, nchunks (1).
 const CHUNK_FILE_HEADER: [u8; 16] = *b"blpk\x01\0\0\0\x01\0\0\0\0\0\0\0";
 
@@ -276,6 +277,15 @@ impl CArray {
 
     /// The compressed Blosc chunk of file `i` (checked against its file).
     pub fn raw_chunk(&self, i: usize) -> Result<Vec<u8>> {
+        let mut chunk = Vec::new();
+        let n = self.raw_chunk_into(i, &mut chunk)?;
+        chunk.truncate(n);
+        Ok(chunk)
+    }
+
+    /// [`CArray::raw_chunk`] into the start of `buf` (grown when too small, not zeroed
+    /// otherwise); returns the chunk length.
+    fn raw_chunk_into(&self, i: usize, buf: &mut Vec<u8>) -> Result<usize> {
         let path = self.chunk_path(i);
         let mut f = File::open(&path)
             .map_err(|e| Error::format(format!("missing chunk file {}: {e}", path.display())))?;
@@ -294,41 +304,56 @@ impl CArray {
         }
         let info = crate::cbuffer::basic_info(&head[16..])
             .map_err(|_| Error::format(format!("{} has an invalid Blosc header", what())))?;
-        let cbytes = info.cbytes as u64;
-        if cbytes > len - 16 {
+        let cbytes = info.cbytes as usize;
+        if cbytes as u64 > len - 16 {
             return Err(Error::format(format!("{} is truncated", what())));
         }
-        let mut chunk = head[16..].to_vec();
-        chunk.resize(cbytes as usize, 0);
-        f.read_exact(&mut chunk[MIN_HEADER_LENGTH..])?;
-        Ok(chunk)
+        if buf.len() < cbytes {
+            buf.resize(cbytes, 0);
+        }
+        buf[..MIN_HEADER_LENGTH].copy_from_slice(&head[16..]);
+        f.read_exact(&mut buf[MIN_HEADER_LENGTH..cbytes])?;
+        Ok(cbytes)
     }
 
-    /// Decodes every row in order into `out`, batches of chunks in parallel; `progress`
-    /// gets the bytes written so far. Returns the total.
-    pub fn decode_to(&self, out: &mut dyn Write, progress: &mut dyn FnMut(u64)) -> Result<u64> {
+    /// Decodes every row in order into `out`: batches of chunks are decoded on all cores
+    /// while the next batch is read and the previous one written; `progress` gets the
+    /// bytes written so far. Returns the total.
+    pub fn decode_to(
+        &self,
+        out: &mut (dyn Write + Send),
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<u64> {
         let n = self.nfiles();
         let per_batch = (BATCH_BYTES / (self.chunklen * self.atomsize).max(1)).max(1);
-        let mut total = 0u64;
-        let mut i = 0;
-        while i < n {
-            let end = (i + per_batch).min(n);
-            let raws = (i..end)
-                .map(|k| self.raw_chunk(k))
-                .collect::<Result<Vec<_>>>()?;
-            let jobs: Vec<(&[u8], usize)> = raws
-                .iter()
-                .zip(i..end)
-                .map(|(r, k)| (r.as_slice(), self.file_nbytes(k)))
-                .collect();
-            for part in decompress_many(&jobs)? {
-                out.write_all(&part)?;
-                total += part.len() as u64;
+        let mut next = 0;
+        let fill = |b: &mut Batch| -> Result<()> {
+            let end = (next + per_batch).min(n);
+            for k in next..end {
+                let s = b.next_slot();
+                s.input_len = self.raw_chunk_into(k, &mut s.input)?;
+                s.index = k as i64;
+                s.expected = self.file_nbytes(k);
             }
-            progress(total);
-            i = end;
-        }
-        Ok(total)
+            next = end;
+            Ok(())
+        };
+        let work = |s: &mut Slot| -> Result<()> {
+            let mut buf = std::mem::take(&mut s.output);
+            let r = decompress_into(s.input(), s.expected, &mut buf);
+            s.output_len = buf.len();
+            s.output = buf;
+            r
+        };
+        let drain = |b: &Batch| -> Result<u64> {
+            let mut n = 0;
+            for s in b.filled() {
+                out.write_all(s.output())?;
+                n += s.output_len as u64;
+            }
+            Ok(n)
+        };
+        pipeline::run(fill, work, drain, progress)
     }
 
     /// Creates an empty carray directory (which must not exist) for rows of
@@ -451,11 +476,12 @@ impl CArray {
     }
 
     /// Appends `len` bytes of whole rows read from `input` (as bcolz's `append` followed
-    /// by `flush`): the leftover chunk is filled, full chunks are written, batches of
-    /// them compressed in parallel, and the new leftover rows go to the last file.
+    /// by `flush`): the leftover chunk is filled, full chunks are compressed on all cores
+    /// while the next ones are read and the previous ones written, and the new leftover
+    /// rows go to the last file.
     pub fn append_from(
         &mut self,
-        input: &mut dyn Read,
+        input: &mut (dyn Read + Send),
         len: u64,
         progress: &mut dyn FnMut(u64),
     ) -> Result<()> {
@@ -467,35 +493,61 @@ impl CArray {
         }
         let params = self.chunk_params()?;
         let chunk_bytes = self.chunklen * self.atomsize;
+        if chunk_bytes == 0 {
+            return Err(Error::Unsupported("rows of zero bytes".into()));
+        }
         let mut pending = if self.leftover_rows() > 0 {
             let raw = self.raw_chunk(self.nchunks())?;
             crate::bloscpack::decompress_chunk(&raw, self.file_nbytes(self.nchunks()))?
         } else {
             Vec::new()
         };
+        let old_pending = pending.len() as u64;
         let mut left = len;
         let per_batch = (BATCH_BYTES / chunk_bytes).max(1);
-        loop {
-            let want = (per_batch * chunk_bytes).saturating_sub(pending.len()) as u64;
-            let take = want.min(left) as usize;
-            let start = pending.len();
-            pending.resize(start + take, 0);
-            input.read_exact(&mut pending[start..])?;
-            left -= take as u64;
-            let full = pending.len() / chunk_bytes;
-            let parts: Vec<&[u8]> = pending.chunks_exact(chunk_bytes).collect();
-            let first = self.nchunks();
-            for (k, c) in compress_many(&parts, &params)?.iter().enumerate() {
-                self.write_chunk_file(first + k, c)?;
-                self.full_cbytes += c.len() as u64;
+        let first = self.nchunks();
+        let mut next = first;
+        let fill = |b: &mut Batch| -> Result<()> {
+            while b.used < per_batch && pending.len() as u64 + left >= chunk_bytes as u64 {
+                let s = b.next_slot();
+                let buf = s.input_mut(chunk_bytes);
+                let p = pending.len();
+                buf[..p].copy_from_slice(&pending);
+                pending.clear();
+                input.read_exact(&mut buf[p..])?;
+                left -= (chunk_bytes - p) as u64;
+                s.index = next as i64;
+                next += 1;
             }
-            pending.drain(..full * chunk_bytes);
-            self.shape[0] = (first + full) * self.chunklen + pending.len() / self.atomsize;
-            progress(len - left);
-            if left == 0 {
-                break;
+            Ok(())
+        };
+        let work = |s: &mut Slot| -> Result<()> {
+            let mut out = std::mem::take(&mut s.output);
+            let r = compress_into(s.input(), &params, &mut out);
+            s.output = out;
+            s.output_len = r?;
+            Ok(())
+        };
+        let mut written = 0u64;
+        let mut full_cbytes = self.full_cbytes;
+        let this = &*self;
+        let drain = |b: &Batch| -> Result<u64> {
+            for s in b.filled() {
+                this.write_chunk_file(s.index as usize, s.output())?;
+                full_cbytes += s.output_len as u64;
+                written += chunk_bytes as u64;
             }
-        }
+            Ok(chunk_bytes as u64 * b.used as u64)
+        };
+        let mut report = |n: u64| progress(n.saturating_sub(old_pending).min(len));
+        pipeline::run(fill, work, drain, &mut report)?;
+        let start = pending.len();
+        pending.resize(start + left as usize, 0);
+        input.read_exact(&mut pending[start..])?;
+        progress(len);
+        self.full_cbytes = full_cbytes;
+        let full = written as usize / chunk_bytes;
+        self.shape[0] = (first + full) * self.chunklen + pending.len() / self.atomsize;
         let last = self.chunk_path(self.nchunks());
         if pending.is_empty() {
             if last.exists() {

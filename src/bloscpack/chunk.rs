@@ -1,6 +1,8 @@
 //! Blosc1-format chunks as bloscpack (python-blosc 1.x) and bcolz (c-blosc 1.x) store them,
 //! compressed and decompressed by this crate's chunk engine, several at a time on all cores.
 
+use std::cell::RefCell;
+
 use rayon::prelude::*;
 
 use super::error::{Error, Result};
@@ -68,16 +70,32 @@ impl ChunkParams {
 /// it bit-unshuffles a block only when it holds a multiple of 8 items (else the chunk is
 /// byte-shuffled instead).
 pub fn compress_chunk(data: &[u8], params: &ChunkParams) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let n = compress_into(data, params, &mut out)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// [`compress_chunk`] into `out`, which is grown when too small and otherwise reused as
+/// is (not zeroed); returns the chunk length.
+pub(crate) fn compress_into(data: &[u8], params: &ChunkParams, out: &mut Vec<u8>) -> Result<usize> {
     let mut p = *params;
     let mut never_split = false;
     loop {
-        let chunk = compress_v2(data, &p, never_split)?;
-        match blosc1_mismatch(&chunk, data.len()) {
+        let n = compress_v2(data, &p, never_split, out)?;
+        match blosc1_mismatch(&out[..n], data.len()) {
             Some(Mismatch::Split) if !never_split => never_split = true,
             Some(Mismatch::Bitshuffle) if p.shuffle == 2 => p.shuffle = 1,
-            _ => return Ok(chunk),
+            _ => return Ok(n),
         }
     }
+}
+
+thread_local! {
+    /// Each thread's compression context, kept for its working memory.
+    static COMPRESSOR: RefCell<Option<Context>> = const { RefCell::new(None) };
+    /// Each thread's decompression context.
+    static DECOMPRESSOR: RefCell<Option<Context>> = const { RefCell::new(None) };
 }
 
 /// Where c-blosc 1.x would decode a chunk of this engine differently.
@@ -114,25 +132,48 @@ fn blosc1_mismatch(chunk: &[u8], nbytes: usize) -> Option<Mismatch> {
     None
 }
 
-fn compress_v2(data: &[u8], params: &ChunkParams, never_split: bool) -> Result<Vec<u8>> {
+fn compress_v2(
+    data: &[u8],
+    params: &ChunkParams,
+    never_split: bool,
+    out: &mut Vec<u8>,
+) -> Result<usize> {
     let mut cparams = params.cparams()?;
     if never_split {
         cparams.splitmode = NEVER_SPLIT;
     }
-    let mut ctx = Context::compressor(cparams);
-    ctx.set_blosc1_header(true);
-    let mut out = vec![0u8; data.len() + crate::constants::MAX_OVERHEAD];
-    let n = ctx.compress(data, &mut out)?;
+    let room = data.len() + crate::constants::MAX_OVERHEAD;
+    if out.len() < room {
+        out.resize(room, 0);
+    }
+    let n = COMPRESSOR.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        let ctx = match slot.as_mut() {
+            Some(ctx) => {
+                ctx.set_cparams(cparams);
+                ctx
+            }
+            None => slot.insert(Context::compressor(cparams)),
+        };
+        ctx.set_blosc1_header(true);
+        ctx.compress(data, &mut out[..room])
+    })?;
     if n < MIN_HEADER_LENGTH {
         return Err(Error::Codec(crate::Error::Failure));
     }
-    out.truncate(n);
     out[0] = BLOSC1_VERSION_FORMAT;
-    Ok(out)
+    Ok(n)
 }
 
 /// Decompresses one chunk that must hold exactly `nbytes` bytes.
 pub fn decompress_chunk(chunk: &[u8], nbytes: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    decompress_into(chunk, nbytes, &mut out)?;
+    Ok(out)
+}
+
+/// [`decompress_chunk`] into `out`, resized to `nbytes` (only new room is zeroed).
+pub(crate) fn decompress_into(chunk: &[u8], nbytes: usize, out: &mut Vec<u8>) -> Result<()> {
     let info = crate::cbuffer::basic_info(chunk)
         .map_err(|_| Error::format("a chunk has an invalid Blosc header"))?;
     if usize::try_from(info.nbytes).ok() != Some(nbytes) {
@@ -141,18 +182,28 @@ pub fn decompress_chunk(chunk: &[u8], nbytes: usize) -> Result<Vec<u8>> {
             info.nbytes
         )));
     }
-    let mut ctx = Context::decompressor(DParams {
+    out.resize(nbytes, 0);
+    let dparams = DParams {
         nthreads: 1,
         typesize: i32::from(info.typesize),
-    });
-    let mut out = vec![0u8; nbytes];
-    let n = ctx.decompress(chunk, &mut out)?;
+    };
+    let n = DECOMPRESSOR.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        let ctx = match slot.as_mut() {
+            Some(ctx) => {
+                ctx.set_dparams(dparams);
+                ctx
+            }
+            None => slot.insert(Context::decompressor(dparams)),
+        };
+        ctx.decompress(chunk, out)
+    })?;
     if n != nbytes {
         return Err(Error::format(format!(
             "a chunk decoded to {n} bytes where {nbytes} are expected"
         )));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Compresses several buffers in parallel (one chunk each, in order).

@@ -32,9 +32,11 @@ mod checksum;
 mod chunk;
 pub mod dtype;
 mod error;
+mod fortran;
 mod header;
 mod metadata;
 mod numpy;
+pub(crate) mod pipeline;
 mod reader;
 mod source;
 mod writer;
@@ -45,13 +47,14 @@ mod tests;
 pub use append::append;
 pub use checksum::Checksum;
 pub use chunk::{compress_chunk, compress_many, decompress_chunk, decompress_many, ChunkParams};
+pub(crate) use chunk::{compress_into, decompress_into};
 pub use error::{Error, Result};
 pub use header::{split_in_chunks, Header, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_CHUNK_SIZE};
 pub use metadata::{
     encode_section, to_python_json, MetaArgs, MetaCodec, MetaHeader, MAGIC_JSON, META_HEADER_LEN,
 };
 pub use numpy::NumpyMeta;
-pub use reader::{unpack_bytes, RawChunk, Reader};
+pub use reader::{unpack_bytes, RawChunk, Reader, FORTRAN_BAND_BYTES};
 pub use writer::{pack_bytes, pack_stream, PackOptions, Writer};
 
 /// Packs a numpy-style array (`data` in the memory order `meta` describes) into a new

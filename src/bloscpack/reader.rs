@@ -8,11 +8,13 @@ use serde_json::Value;
 
 use super::checksum::Checksum;
 
-use super::chunk::decompress_many;
+use super::chunk::decompress_into;
 use super::error::{Error, Result};
+use super::fortran::CBand;
 use super::header::{Header, HEADER_LEN};
 use super::metadata::{read_section, MetaHeader};
 use super::numpy::NumpyMeta;
+use super::pipeline::{self, Batch, Slot};
 use super::source::Source;
 use crate::constants::MIN_HEADER_LENGTH;
 
@@ -165,9 +167,28 @@ impl<R: Read + Seek> Reader<R> {
 
     /// The next chunk and its stored digest, sizes checked but not the digest.
     fn next_unverified(&mut self) -> Result<Option<(RawChunk, Vec<u8>)>> {
+        let mut s = Slot::default();
+        if !self.next_into(&mut s)? {
+            return Ok(None);
+        }
+        s.input.truncate(s.input_len);
+        Ok(Some((
+            RawChunk {
+                index: s.index,
+                offset: s.offset,
+                data: s.input,
+                nbytes: s.expected,
+            },
+            s.digest,
+        )))
+    }
+
+    /// Reads the next chunk into `s` (input, digest, index, offset and uncompressed size),
+    /// sizes checked but not the digest; `false` after the last.
+    fn next_into(&mut self, s: &mut Slot) -> Result<bool> {
         let i = self.next;
         if i >= self.header.nchunks {
-            return Ok(None);
+            return Ok(false);
         }
         let offset = self.src.pos;
         if let Some(&o) = self.offsets.get(i as usize) {
@@ -177,8 +198,10 @@ impl<R: Read + Seek> Reader<R> {
                 )));
             }
         }
-        let head = self.src.take(MIN_HEADER_LENGTH as u64, "a chunk header")?;
-        let info = crate::cbuffer::basic_info(&head)
+        let head = MIN_HEADER_LENGTH;
+        self.src
+            .take_into(head as u64, "a chunk header", &mut s.input, 0)?;
+        let info = crate::cbuffer::basic_info(&s.input[..head])
             .map_err(|_| Error::format(format!("chunk {i} has an invalid Blosc header")))?;
         let nbytes = usize::try_from(info.nbytes)
             .map_err(|_| Error::format(format!("chunk {i} claims a negative size")))?;
@@ -189,21 +212,18 @@ impl<R: Read + Seek> Reader<R> {
                 )));
             }
         }
-        let rest = (info.cbytes as u64).saturating_sub(MIN_HEADER_LENGTH as u64);
-        let mut data = head;
-        data.extend_from_slice(&self.src.take(rest, "a chunk")?);
-        let size = self.header.checksum.size() as u64;
-        let digest = self.src.take(size, "a chunk checksum")?;
+        let rest = (info.cbytes as u64).saturating_sub(head as u64);
+        self.src.take_into(rest, "a chunk", &mut s.input, head)?;
+        s.input_len = head + rest as usize;
+        let size = self.header.checksum.size();
+        s.digest.clear();
+        self.src
+            .take_into(size as u64, "a chunk checksum", &mut s.digest, 0)?;
+        s.index = i;
+        s.offset = offset;
+        s.expected = nbytes;
         self.next += 1;
-        Ok(Some((
-            RawChunk {
-                index: i,
-                offset,
-                data,
-                nbytes,
-            },
-            digest,
-        )))
+        Ok(true)
     }
 
     /// Reads up to `max_bytes` of uncompressed data worth of chunks (at least one),
@@ -227,47 +247,121 @@ impl<R: Read + Seek> Reader<R> {
             .collect()
     }
 
-    /// Decodes every chunk in order into `out` (the payload as stored), decoding batches
-    /// of chunks in parallel; `progress` gets the bytes written so far. Returns the total.
-    pub fn unpack_to(&mut self, out: &mut dyn Write, progress: &mut dyn FnMut(u64)) -> Result<u64> {
-        let mut total = 0u64;
-        loop {
-            let batch = self.next_batch(BATCH_BYTES)?;
-            if batch.is_empty() {
-                return Ok(total);
+    /// Decodes every chunk in order into `out` (the payload as stored): batches of chunks
+    /// are checked and decoded on all cores while the next batch is read and the previous
+    /// one written; `progress` gets the bytes written so far. Returns the total.
+    pub fn unpack_to(
+        &mut self,
+        out: &mut (dyn Write + Send),
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<u64>
+    where
+        R: Send,
+    {
+        let checksum = self.header.checksum;
+        let fill = |b: &mut Batch| -> Result<()> {
+            let mut bytes = 0;
+            while bytes < BATCH_BYTES {
+                let s = b.next_slot();
+                if !self.next_into(s)? {
+                    b.used -= 1;
+                    break;
+                }
+                bytes += s.expected.max(1);
             }
-            let jobs: Vec<(&[u8], usize)> = batch
-                .iter()
-                .map(|c| (c.data.as_slice(), c.nbytes))
-                .collect();
-            for part in decompress_many(&jobs)? {
-                out.write_all(&part)?;
-                total += part.len() as u64;
+            Ok(())
+        };
+        let work = |s: &mut Slot| -> Result<()> {
+            if checksum.digest(s.input()) != s.digest {
+                return Err(Error::Checksum(format!(
+                    "chunk {} at offset {} ({checksum})",
+                    s.index, s.offset
+                )));
             }
-            progress(total);
-        }
+            let mut buf = std::mem::take(&mut s.output);
+            let r = decompress_into(s.input(), s.expected, &mut buf);
+            s.output_len = buf.len();
+            s.output = buf;
+            r
+        };
+        let drain = |b: &Batch| -> Result<u64> {
+            let mut n = 0;
+            for s in b.filled() {
+                out.write_all(s.output())?;
+                n += s.output_len as u64;
+            }
+            Ok(n)
+        };
+        pipeline::run(fill, work, drain, progress)
     }
 
     /// The decoded content in C order: the payload, or for a numpy array stored in
-    /// Fortran order its elements reordered (which holds the whole array in memory).
+    /// Fortran order its elements reordered, at most [`FORTRAN_BAND_BYTES`] of them held
+    /// at a time (see [`Reader::decode_c_order_bounded`]).
     pub fn decode_c_order(
         &mut self,
-        out: &mut dyn Write,
+        out: &mut (dyn Write + Send),
         progress: &mut dyn FnMut(u64),
-    ) -> Result<u64> {
-        let np = self.numpy().transpose()?;
-        match np {
-            Some(np) if np.fortran && np.shape.len() > 1 => {
-                let mut all = Vec::new();
-                self.unpack_to(&mut all, progress)?;
-                let c = np.to_c_order(&all)?;
-                out.write_all(&c)?;
-                Ok(c.len() as u64)
-            }
-            _ => self.unpack_to(out, progress),
+    ) -> Result<u64>
+    where
+        R: Send,
+    {
+        self.decode_c_order_bounded(out, FORTRAN_BAND_BYTES, progress)
+    }
+
+    /// [`Reader::decode_c_order`] holding at most `band_bytes` (at least one item) of a
+    /// Fortran-ordered array in memory: the C-order output is produced one band at a time,
+    /// each band taking one pass over the chunks, so an array of `N` bytes is decoded
+    /// `ceil(N / band_bytes)` times.
+    pub fn decode_c_order_bounded(
+        &mut self,
+        out: &mut (dyn Write + Send),
+        band_bytes: usize,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<u64>
+    where
+        R: Send,
+    {
+        let np = match self.numpy().transpose()? {
+            Some(np) if np.fortran && np.shape.len() > 1 => np,
+            _ => return self.unpack_to(out, progress),
+        };
+        let n = np.len().ok_or_else(|| Error::format("shape overflows"))?;
+        let nbytes = usize::try_from(self.nbytes()?)
+            .map_err(|_| Error::format("the array does not fit in memory addresses"))?;
+        if n == 0 {
+            return self.unpack_to(out, progress);
         }
+        if !nbytes.is_multiple_of(n) || nbytes == 0 || np.shape.len() > 33 {
+            return Err(Error::format(format!(
+                "{nbytes} bytes do not hold an array of shape {:?}",
+                np.shape
+            )));
+        }
+        let itemsize = nbytes / n;
+        let per_band = (band_bytes / itemsize).max(1);
+        let mut first = 0;
+        while first < n {
+            let count = per_band.min(n - first);
+            let mut band = CBand::new(&np.shape, itemsize, first, count);
+            self.rewind()?;
+            let got = self.unpack_to(&mut band, &mut |_| {})?;
+            if got != nbytes as u64 {
+                return Err(Error::format(format!(
+                    "the chunks hold {got} bytes, the header announces {nbytes}"
+                )));
+            }
+            out.write_all(band.bytes())?;
+            first += count;
+            progress((first * itemsize) as u64);
+        }
+        Ok(nbytes as u64)
     }
 }
+
+/// Bytes of a Fortran-ordered array reordered in memory at a time by
+/// [`Reader::decode_c_order`] (larger arrays take one pass over the file per band).
+pub const FORTRAN_BAND_BYTES: usize = 1 << 30;
 
 fn verify(c: &RawChunk, digest: &[u8], checksum: Checksum) -> Result<()> {
     if checksum.digest(&c.data) != digest {
@@ -279,8 +373,8 @@ fn verify(c: &RawChunk, digest: &[u8], checksum: Checksum) -> Result<()> {
     Ok(())
 }
 
-/// Uncompressed bytes decoded per parallel batch.
-pub const BATCH_BYTES: usize = 64 << 20;
+/// Uncompressed bytes decoded per parallel batch (two batches are in flight).
+pub const BATCH_BYTES: usize = 32 << 20;
 
 /// Reads a whole Bloscpack buffer: the payload (as stored) and the metadata.
 pub fn unpack_bytes(bytes: &[u8]) -> Result<(Vec<u8>, Option<Value>)> {

@@ -41,6 +41,31 @@ impl<R: Read + Seek> Source<R> {
         Ok(buf)
     }
 
+    /// Reads `n` bytes into the end of `buf` (grown, not shrunk), after `at` bytes;
+    /// fails before allocating when fewer remain.
+    pub(crate) fn take_into(
+        &mut self,
+        n: u64,
+        what: &str,
+        buf: &mut Vec<u8>,
+        at: usize,
+    ) -> Result<()> {
+        if n > self.remaining() {
+            return Err(Error::format(format!(
+                "truncated: {what} needs {n} bytes at offset {}, the file has {} left",
+                self.pos,
+                self.remaining()
+            )));
+        }
+        let end = at + n as usize;
+        if buf.len() < end {
+            buf.resize(end, 0);
+        }
+        self.inner.read_exact(&mut buf[at..end])?;
+        self.pos += n;
+        Ok(())
+    }
+
     /// Moves to `pos`, which must lie within the file.
     pub(crate) fn seek_to(&mut self, pos: u64, what: &str) -> Result<()> {
         if pos > self.len {

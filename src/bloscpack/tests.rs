@@ -169,6 +169,42 @@ fn appends_fill_the_last_chunk_then_use_the_reserve() {
 }
 
 #[test]
+fn fortran_arrays_stream_in_c_order_band_by_band() {
+    let shape = [5usize, 7, 3];
+    let item = |i: usize, j: usize, k: usize| [i as u8, j as u8, k as u8];
+    // Fortran order: element (i, j, k) at i + 5 j + 35 k; 3-byte items, and 16-byte
+    // chunks so that items straddle chunks.
+    let mut f = vec![0u8; 105 * 3];
+    let mut want = Vec::new();
+    for i in 0..5 {
+        for j in 0..7 {
+            for k in 0..3 {
+                f[(i + 5 * j + 35 * k) * 3..][..3].copy_from_slice(&item(i, j, k));
+                want.extend_from_slice(&item(i, j, k));
+            }
+        }
+    }
+    let meta = NumpyMeta::new("|V3", &shape, true);
+    let opts = PackOptions {
+        chunk_size: 16,
+        ..PackOptions::default()
+    };
+    let file = pack_bytes(&f, &opts, Some(&meta.to_metadata())).unwrap();
+    for band_items in [1usize, 2, 7, 34, 104, 105, 1000] {
+        let mut r = Reader::new(std::io::Cursor::new(&file)).unwrap();
+        let mut c = Vec::new();
+        let mut seen = Vec::new();
+        let n = r
+            .decode_c_order_bounded(&mut c, band_items * 3 + 2, &mut |p| seen.push(p))
+            .unwrap();
+        assert_eq!(n, 315);
+        assert_eq!(c, want, "band of {band_items} items");
+        assert_eq!(seen.last(), Some(&315));
+        assert_eq!(seen.len(), 105usize.div_ceil(band_items));
+    }
+}
+
+#[test]
 fn numpy_fortran_arrays_come_back_in_c_order() {
     let (rows, cols) = (3usize, 4usize);
     // Fortran order: element (i, j) at i + j * rows.

@@ -6,10 +6,11 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use serde_json::Value;
 
 use super::checksum::Checksum;
-use super::chunk::{compress_many, ChunkParams};
+use super::chunk::{compress_into, compress_many, ChunkParams};
 use super::error::{Error, Result};
 use super::header::{split_in_chunks, Header, FORMAT_VERSION, HEADER_LEN};
 use super::metadata::{encode_section, MetaArgs};
+use super::pipeline::{self, Batch, Slot};
 
 /// How to write a Bloscpack file (bloscpack's `blosc_args`, `bloscpack_args` and
 /// `metadata_args`, with its defaults).
@@ -140,10 +141,15 @@ impl<W: Write + Seek> Writer<W> {
 
     /// Writes one compressed chunk and its checksum.
     fn put(&mut self, chunk: &[u8]) -> Result<()> {
+        let digest = self.header.checksum.digest(chunk);
+        self.put_digested(chunk, &digest)
+    }
+
+    /// Writes one compressed chunk and its already computed checksum.
+    fn put_digested(&mut self, chunk: &[u8], digest: &[u8]) -> Result<()> {
         self.offsets.push(self.pos as i64);
         self.out.write_all(chunk)?;
-        let digest = self.header.checksum.digest(chunk);
-        self.out.write_all(&digest)?;
+        self.out.write_all(digest)?;
         self.pos += (chunk.len() + digest.len()) as u64;
         Ok(())
     }
@@ -176,14 +182,15 @@ pub(crate) fn write_offsets(out: &mut dyn Write, offsets: &[i64]) -> Result<()> 
     Ok(())
 }
 
-/// Bytes read and compressed per parallel batch when packing a stream.
-pub const BATCH_BYTES: u64 = 64 << 20;
+/// Bytes read and compressed per parallel batch when packing a stream (two batches are
+/// in flight).
+pub const BATCH_BYTES: u64 = 32 << 20;
 
-/// Packs `len` bytes read from `input` into `out`, reading and compressing a batch of
-/// chunks at a time (memory stays bounded whatever `len` is); `progress` gets the bytes
-/// consumed so far.
-pub fn pack_stream<W: Write + Seek>(
-    input: &mut dyn Read,
+/// Packs `len` bytes read from `input` into `out`: batches of chunks are compressed and
+/// checksummed on all cores while the next batch is read and the previous one written, so
+/// memory stays bounded whatever `len` is; `progress` gets the bytes packed so far.
+pub fn pack_stream<W: Write + Seek + Send>(
+    input: &mut (dyn Read + Send),
     len: u64,
     out: W,
     opts: &PackOptions,
@@ -191,28 +198,38 @@ pub fn pack_stream<W: Write + Seek>(
     progress: &mut dyn FnMut(u64),
 ) -> Result<W> {
     let mut w = Writer::new(out, len, opts, metadata)?;
-    let chunk = (w.header.chunk_size.max(1)) as u64;
-    let per_batch = (BATCH_BYTES / chunk).max(1);
-    let mut done = 0u64;
-    let mut buf = Vec::new();
-    while w.chunks_written() < w.header.nchunks {
-        let first = w.chunks_written();
-        let n = per_batch.min((w.header.nchunks - first) as u64) as i64;
-        let sizes: Vec<usize> = (first..first + n)
-            .map(|i| w.header.chunk_nbytes(i).unwrap_or(0))
-            .collect();
-        buf.resize(sizes.iter().sum(), 0);
-        input.read_exact(&mut buf)?;
-        let mut parts = Vec::with_capacity(sizes.len());
-        let mut at = 0;
-        for s in &sizes {
-            parts.push(&buf[at..at + s]);
-            at += s;
+    let header = w.header;
+    let per_batch = (BATCH_BYTES / header.chunk_size.max(1) as u64).max(1) as i64;
+    let mut next = 0i64;
+    let fill = |b: &mut Batch| -> Result<()> {
+        let end = header.nchunks.min(next + per_batch);
+        for i in next..end {
+            let s = b.next_slot();
+            s.index = i;
+            let n = header.chunk_nbytes(i).unwrap_or(0);
+            input.read_exact(s.input_mut(n))?;
         }
-        w.write_chunks(&parts)?;
-        done += buf.len() as u64;
-        progress(done);
-    }
+        next = end;
+        Ok(())
+    };
+    let params = opts.chunk;
+    let work = |s: &mut Slot| -> Result<()> {
+        let mut out = std::mem::take(&mut s.output);
+        let r = compress_into(s.input(), &params, &mut out);
+        s.output = out;
+        s.output_len = r?;
+        s.digest = header.checksum.digest(s.output());
+        Ok(())
+    };
+    let drain = |b: &Batch| -> Result<u64> {
+        let mut n = 0;
+        for s in b.filled() {
+            w.put_digested(s.output(), &s.digest)?;
+            n += s.input_len as u64;
+        }
+        Ok(n)
+    };
+    pipeline::run(fill, work, drain, progress)?;
     w.finish()
 }
 

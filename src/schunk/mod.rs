@@ -156,6 +156,26 @@ impl SuperChunk {
         self.dparams
     }
 
+    /// Sets how many threads decompress each chunk from now on (values below 1 mean 1);
+    /// a super-chunk opened from a file starts with one.
+    ///
+    /// ```
+    /// use blosc2::schunk::{Storage, SuperChunk};
+    ///
+    /// let mut sc = SuperChunk::new(Storage::default())?;
+    /// sc.append_buffer(&[7u8; 100_000])?;
+    /// sc.set_dparams_nthreads(4);
+    /// assert_eq!(sc.dparams().nthreads, 4);
+    /// let mut out = vec![0u8; 100_000];
+    /// assert_eq!(sc.decompress_chunk(0, &mut out)?, 100_000);
+    /// # Ok::<(), blosc2::Error>(())
+    /// ```
+    pub fn set_dparams_nthreads(&mut self, nthreads: i16) {
+        let n = nthreads.max(1);
+        self.dparams.nthreads = n;
+        self.dctx.set_nthreads(n);
+    }
+
     /// Gives the super-chunk's compression and decompression contexts the prefilter,
     /// postfilter and host data of `cctx` and `dctx`; they are then told the number of the
     /// chunk they work on.

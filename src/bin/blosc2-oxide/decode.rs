@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use blosc2::b2nd::Array;
 use blosc2::bcolz::CArray;
@@ -29,11 +30,27 @@ pub fn announced_nbytes(path: &Path, fmt: Format) -> Option<u64> {
     }
 }
 
+/// Bytes of a Fortran-ordered `.blp` array reordered in memory at a time (`--fortran-band`).
+pub static FORTRAN_BAND: OnceLock<usize> = OnceLock::new();
+
+fn fortran_band() -> usize {
+    FORTRAN_BAND
+        .get()
+        .copied()
+        .unwrap_or(blosc2::bloscpack::FORTRAN_BAND_BYTES)
+}
+
+/// Whether decoding `fmt` already writes in large pieces while it decodes (so that a
+/// background writer would only add a copy).
+pub fn overlaps_writes(fmt: Format) -> bool {
+    matches!(fmt, Format::Bloscpack | Format::BcolzCArray)
+}
+
 /// Writes the decoded content of `path` to `out`; returns the number of bytes.
 pub fn decode(
     path: &Path,
     fmt: Format,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
     bar: &Progress,
 ) -> Result<u64, String> {
     let mut progress = |n: u64| bar.set(n);
@@ -41,7 +58,7 @@ pub fn decode(
         Format::Bloscpack => {
             let f = File::open(path).map_err(|e| e.to_string())?;
             let mut r = Reader::new(f).map_err(|e| e.to_string())?;
-            r.decode_c_order(out, &mut progress)
+            r.decode_c_order_bounded(out, fortran_band(), &mut progress)
                 .map_err(|e| e.to_string())
         }
         Format::BcolzCArray => CArray::open(path)
@@ -55,6 +72,7 @@ pub fn decode(
         )),
         Format::CFrame | Format::SFrame => {
             let mut sc = SuperChunk::open(path, 0, None).map_err(|e| blosc_err("open", e))?;
+            sc.set_dparams_nthreads(cores());
             decode_schunk(&mut sc, out, &mut progress)
         }
         Format::B2nd => decode_b2nd(path, out, &mut progress),
@@ -86,27 +104,31 @@ pub fn decode(
     }
 }
 
-/// Every chunk of a super-chunk in order.
+/// Every chunk of a super-chunk in order (each decoded on the super-chunk's threads).
 pub fn decode_schunk(
     sc: &mut SuperChunk,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, String> {
     let mut total = 0u64;
-    let mut buf = Vec::new();
+    let mut buf = vec![0u8; usize::try_from(sc.chunksize()).unwrap_or(0)];
     for n in 0..sc.nchunks() {
-        let nbytes = {
-            let c = sc
-                .chunk(n)
-                .map_err(|e| blosc_err(&format!("chunk {n}"), e))?;
-            blosc2::cbuffer::basic_info(&c)
-                .map_err(|e| blosc_err(&format!("chunk {n}"), e))?
-                .nbytes
+        let got = match sc.decompress_chunk(n, &mut buf) {
+            Ok(got) => got,
+            Err(_) => {
+                let nbytes = {
+                    let c = sc
+                        .chunk(n)
+                        .map_err(|e| blosc_err(&format!("chunk {n}"), e))?;
+                    blosc2::cbuffer::basic_info(&c)
+                        .map_err(|e| blosc_err(&format!("chunk {n}"), e))?
+                        .nbytes
+                };
+                buf.resize(nbytes.max(0) as usize, 0);
+                sc.decompress_chunk(n, &mut buf)
+                    .map_err(|e| blosc_err(&format!("chunk {n}"), e))?
+            }
         };
-        buf.resize(nbytes.max(0) as usize, 0);
-        let got = sc
-            .decompress_chunk(n, &mut buf)
-            .map_err(|e| blosc_err(&format!("chunk {n}"), e))?;
         out.write_all(&buf[..got]).map_err(|e| e.to_string())?;
         total += got as u64;
         progress(total);
@@ -121,6 +143,7 @@ fn decode_b2nd(
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, String> {
     let mut a = Array::open(path, 0, None).map_err(|e| blosc_err("b2nd open", e))?;
+    a.schunk_mut().set_dparams_nthreads(cores());
     let shape = a.shape().to_vec();
     let ts = a.typesize() as usize;
     if shape.is_empty() {
@@ -136,6 +159,7 @@ fn decode_b2nd(
     let row_items: i64 = shape[1..].iter().product();
     let mut total = 0u64;
     let mut r0 = 0i64;
+    let mut buf = Vec::new();
     while r0 < shape[0] {
         let r1 = (r0 + rows).min(shape[0]);
         let mut start = vec![0i64; shape.len()];
@@ -143,7 +167,7 @@ fn decode_b2nd(
         let mut stop = shape.clone();
         stop[0] = r1;
         let bufshape: Vec<i64> = start.iter().zip(&stop).map(|(s, e)| e - s).collect();
-        let mut buf = vec![0u8; ((r1 - r0) * row_items) as usize * ts];
+        buf.resize(((r1 - r0) * row_items) as usize * ts, 0);
         a.get_slice_buffer(&start, &stop, &mut buf, &bufshape)
             .map_err(|e| blosc_err("b2nd slice", e))?;
         out.write_all(&buf).map_err(|e| e.to_string())?;

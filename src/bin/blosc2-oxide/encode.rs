@@ -127,7 +127,7 @@ impl EncodeOpts {
 
 /// Compresses `len` bytes of `input` into `out`.
 pub fn encode(
-    input: &mut dyn Read,
+    input: &mut (dyn Read + Send),
     len: u64,
     out: &Path,
     fmt: OutFormat,
