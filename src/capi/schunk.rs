@@ -254,10 +254,14 @@ pub(crate) unsafe fn with_schunk<T>(
         out.lock.bracket(|| {
             // Catch up with other handles' changes first, C mirrors included (the operation
             // reports errors of its own).
+            out.schunk.core.synced = false;
             if out.schunk.core.resync().unwrap_or(false) {
                 out.schunk.sync();
             }
-            f(out.schunk)
+            out.schunk.core.synced = true;
+            let r = f(out.schunk);
+            out.schunk.core.synced = false;
+            r
         })
     };
     b.sync();

@@ -77,6 +77,9 @@ pub struct SuperChunk {
     /// Whether frame headers carry the fixed thread counts of a copy (0 and 1) instead of
     /// the contexts' (the reference's `blosc2_schunk_copy`).
     pub(crate) copy_threads: bool,
+    /// Set while a C API call runs after it caught up with other handles' changes: the
+    /// operations inside that call need not check the file again.
+    pub(crate) synced: bool,
 }
 
 impl SuperChunk {
@@ -98,6 +101,7 @@ impl SuperChunk {
             stamp: None,
             generation: 0,
             copy_threads: false,
+            synced: false,
         }
     }
 
