@@ -5,6 +5,7 @@ mod chunks;
 mod lazy;
 mod meta;
 mod open;
+mod outbuf;
 mod persist;
 mod slice;
 mod stamp;
@@ -80,6 +81,8 @@ pub struct SuperChunk {
     /// Set while a C API call runs after it caught up with other handles' changes: the
     /// operations inside that call need not check the file again.
     pub(crate) synced: bool,
+    /// Where new chunks are compressed before they are stored.
+    pub(crate) out_buf: outbuf::OutBuf,
 }
 
 impl SuperChunk {
@@ -102,6 +105,7 @@ impl SuperChunk {
             generation: 0,
             copy_threads: false,
             synced: false,
+            out_buf: outbuf::OutBuf::default(),
         }
     }
 
