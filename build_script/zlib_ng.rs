@@ -10,7 +10,8 @@
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use super::registry;
 
 /// The crate carrying the source, and the exact version that bundles zlib-ng 2.3.3.
 const CARRIER: &str = "libz-sys";
@@ -164,15 +165,15 @@ fn locate() -> PathBuf {
         return dir;
     }
     let mut tried = Vec::new();
-    let candidates = match carrier_from_metadata() {
+    let candidates = match registry::crate_from_metadata(CARRIER, CARRIER_VERSION) {
         Ok(dir) => vec![dir],
         Err(why) => {
             tried.push(format!("`cargo metadata`: {why}"));
-            let siblings = sibling_carriers();
+            let siblings = registry::sibling_crates(CARRIER, CARRIER_VERSION);
             if siblings.is_empty() {
                 tried.push(format!(
                     "no {CARRIER} directory next to {}",
-                    manifest_dir().display()
+                    registry::manifest_dir().display()
                 ));
             }
             siblings
@@ -196,64 +197,6 @@ fn locate() -> PathBuf {
 
 fn fail(message: &str) -> ! {
     panic!("\n\nblosc2-oxide build: {message}\n\n")
-}
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
-}
-
-/// The directory of `libz-sys` as cargo finds it for this build (registry cache, `cargo
-/// vendor` directory or any other source replacement), asked without the network: a
-/// one-dependency manifest (`libz-sys`, the exact version) is written to `OUT_DIR` and
-/// `cargo metadata --offline` reads it from this package's directory, so the same cargo
-/// configuration applies. It needs nothing that building `libz-sys` did not already fetch,
-/// where metadata of this package would also want its dev-dependencies.
-fn carrier_from_metadata() -> Result<PathBuf, String> {
-    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let host = env::var("HOST").map_err(|e| e.to_string())?;
-    let out = PathBuf::from(env::var_os("OUT_DIR").ok_or("no OUT_DIR")?);
-    let probe = out.join("libz-sys-probe");
-    fs::create_dir_all(probe.join("src")).map_err(|e| e.to_string())?;
-    let manifest = format!(
-        "[package]\nname = \"blosc2-oxide-zlib-ng-probe\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-         [dependencies]\n{CARRIER} = {{ version = \"={CARRIER_VERSION}\", default-features = false }}\n\
-         [workspace]\n"
-    );
-    fs::write(probe.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
-    fs::write(probe.join("src/lib.rs"), "").map_err(|e| e.to_string())?;
-    let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .args(["--filter-platform", &host, "--manifest-path"])
-        .arg(probe.join("Cargo.toml"))
-        .current_dir(manifest_dir())
-        .output()
-        .map_err(|e| format!("cannot run it: {e}"))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(format!("{}: {}", output.status, stderr.trim()));
-    }
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
-    let packages = metadata["packages"].as_array().ok_or("no package list")?;
-    packages
-        .iter()
-        .find(|p| p["name"] == CARRIER && p["version"] == CARRIER_VERSION)
-        .and_then(|p| p["manifest_path"].as_str())
-        .and_then(|m| Path::new(m).parent().map(Path::to_path_buf))
-        .ok_or_else(|| format!("{CARRIER} {CARRIER_VERSION} is not in its answer"))
-}
-
-/// Where `libz-sys` sits when this crate is itself a dependency: next to it in the registry
-/// cache (`libz-sys-1.1.31`) or in a `cargo vendor` directory (`libz-sys`, or versioned).
-fn sibling_carriers() -> Vec<PathBuf> {
-    let Some(parent) = manifest_dir().parent().map(Path::to_path_buf) else {
-        return Vec::new();
-    };
-    [format!("{CARRIER}-{CARRIER_VERSION}"), CARRIER.to_string()]
-        .iter()
-        .map(|name| parent.join(name))
-        .filter(|dir| dir.is_dir())
-        .collect()
 }
 
 /// Checks that `dir` holds the zlib-ng sources of the reference's version.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build our library (release) and the side-by-side benchmark, then run it against the
 # reference c-blosc2 3.3.5. Extra arguments go to the benchmark (--reps N, --mb SIZE,
-# --clevel L, --quick).
+# --codec NAME, --full, --threads T, --quick).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

@@ -254,6 +254,7 @@ pub(crate) unsafe fn with_schunk<T>(
         out.lock.bracket(|| {
             // Catch up with other handles' changes first, C mirrors included (the operation
             // reports errors of its own).
+            out.schunk.core.synced = false;
             if out.schunk.core.resync().unwrap_or(false) {
                 out.schunk.sync();
             }
@@ -263,7 +264,10 @@ pub(crate) unsafe fn with_schunk<T>(
             if let (Some(c), Some(d)) = (c, d) {
                 out.schunk.core.share_callbacks(&c.ctx, &d.ctx);
             }
-            f(out.schunk)
+            out.schunk.core.synced = true;
+            let r = f(out.schunk);
+            out.schunk.core.synced = false;
+            r
         })
     };
     b.sync();

@@ -177,8 +177,10 @@ pub(crate) fn backward(
     } else {
         At::Out
     };
+    // The last stage that needs a destination of its own writes straight into `out`; a
+    // DELTA after it runs in place there.
     let last = (0..MAX_FILTERS)
-        .find(|&s| !matches!(f.ids[s], NOFILTER | TRUNC_PREC))
+        .find(|&s| !matches!(f.ids[s], NOFILTER | TRUNC_PREC | DELTA))
         .unwrap_or(0);
     for slot in (0..MAX_FILTERS).rev() {
         let id = f.ids[slot];

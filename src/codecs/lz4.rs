@@ -1,4 +1,5 @@
-//! LZ4 and LZ4HC through the bundled liblz4 (`lz4-sys`).
+//! LZ4 and LZ4HC through liblz4 1.10: LZ4 as `lz4-sys` builds it, LZ4HC as this crate's build
+//! script compiles it again (`oxlz4_*` symbols, see `build_script/lz4hc.rs`).
 
 use std::ffi::c_void;
 use std::os::raw::{c_char, c_int};
@@ -14,8 +15,11 @@ extern "C" {
         dst_capacity: c_int,
         acceleration: c_int,
     ) -> c_int;
+    #[link_name = "oxlz4_LZ4_createStreamHC"]
     fn LZ4_createStreamHC() -> *mut c_void;
+    #[link_name = "oxlz4_LZ4_freeStreamHC"]
     fn LZ4_freeStreamHC(state: *mut c_void) -> c_int;
+    #[link_name = "oxlz4_LZ4_compress_HC_extStateHC_fastReset"]
     fn LZ4_compress_HC_extStateHC_fastReset(
         state: *mut c_void,
         src: *const c_char,
@@ -33,14 +37,25 @@ extern "C" {
         dst_capacity: c_int,
         acceleration: c_int,
     ) -> c_int;
+    #[link_name = "oxlz4_LZ4_resetStreamHC_fast"]
     fn LZ4_resetStreamHC_fast(state: *mut c_void, level: c_int);
+    #[link_name = "oxlz4_LZ4_loadDictHC"]
     fn LZ4_loadDictHC(state: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    #[link_name = "oxlz4_LZ4_compress_HC_continue"]
     fn LZ4_compress_HC_continue(
         state: *mut c_void,
         src: *const c_char,
         dst: *mut c_char,
         src_size: c_int,
         dst_capacity: c_int,
+    ) -> c_int;
+    #[link_name = "oxlz4_LZ4_compress_HC"]
+    fn LZ4_compress_HC(
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+        level: c_int,
     ) -> c_int;
     // Part of liblz4 1.10 (built and linked by `lz4-sys`) but not re-exported by it.
     fn LZ4_decompress_safe_usingDict(
@@ -236,7 +251,7 @@ pub fn compress_hc(src: &[u8], dst: &mut [u8], level: i32) -> usize {
     }
     // SAFETY: as in `compress`: pointers and lengths describe the two live slices.
     let n = unsafe {
-        lz4_sys::LZ4_compress_HC(
+        LZ4_compress_HC(
             src.as_ptr().cast(),
             dst.as_mut_ptr().cast(),
             len_c(src.len()),

@@ -78,31 +78,65 @@ pub fn decode(dref: &[u8], offset: usize, typesize: usize, buf: &mut [u8]) {
 /// Replaces every `word`-byte word of `buf` (whose length is a multiple of `word`) by the XOR
 /// of itself and all the words before it.
 fn prefix_xor(buf: &mut [u8], word: usize) {
+    match word {
+        1 => prefix_xor_words::<1>(buf),
+        2 => prefix_xor_words::<2>(buf),
+        4 => prefix_xor_words::<4>(buf),
+        _ => prefix_xor_words::<8>(buf),
+    }
+}
+
+/// [`prefix_xor`] for words of `W` bytes (1, 2, 4 or 8).
+fn prefix_xor_words<const W: usize>(buf: &mut [u8]) {
     // Eight bytes at a time: the words inside a 64-bit lane are prefix-XORed with shifts,
-    // then the last word of the previous lane is XORed into all of them.
-    let spread: u64 = match word {
+    // independently of the other lanes; the running value of the last word (`carry`) is the
+    // only serial dependency, one XOR per lane, and is spread over the lane's words after.
+    let spread: u64 = match W {
         1 => 0x0101_0101_0101_0101,
         2 => 0x0001_0001_0001_0001,
         4 => 0x0000_0001_0000_0001,
         _ => 1,
     };
-    let top = 64 - 8 * word as u32;
-    let mut carry = 0u64;
-    let done = buf.len() - buf.len() % 8;
-    for lane in buf[..done].chunks_exact_mut(8) {
+    let top = 64 - 8 * W as u32;
+    let local = |lane: &[u8]| {
         let mut bytes = [0u8; 8];
         bytes.copy_from_slice(lane);
         let mut x = u64::from_le_bytes(bytes);
-        let mut shift = 8 * word as u32;
+        let mut shift = 8 * W as u32;
         while shift < 64 {
             x ^= x << shift;
             shift *= 2;
         }
-        x ^= carry;
-        carry = (x >> top) * spread;
-        lane.copy_from_slice(&x.to_le_bytes());
+        x
+    };
+    let mut carry = 0u64;
+    let quads = buf.len() - buf.len() % 32;
+    for quad in buf[..quads].chunks_exact_mut(32) {
+        let l = [
+            local(&quad[..8]),
+            local(&quad[8..16]),
+            local(&quad[16..24]),
+            local(&quad[24..]),
+        ];
+        let t = [l[0] >> top, l[1] >> top, l[2] >> top, l[3] >> top];
+        let c = [
+            carry,
+            carry ^ t[0],
+            carry ^ t[0] ^ t[1],
+            carry ^ t[0] ^ t[1] ^ t[2],
+        ];
+        carry = c[3] ^ t[3];
+        for (k, lane) in quad.chunks_exact_mut(8).enumerate() {
+            lane.copy_from_slice(&(l[k] ^ c[k].wrapping_mul(spread)).to_le_bytes());
+        }
     }
-    for at in done.max(word)..buf.len() {
-        buf[at] ^= buf[at - word];
+    let done = buf.len() - buf.len() % 8;
+    for lane in buf[quads..done].chunks_exact_mut(8) {
+        let l = local(lane);
+        lane.copy_from_slice(&(l ^ carry.wrapping_mul(spread)).to_le_bytes());
+        carry ^= l >> top;
+    }
+    for at in done.max(W)..buf.len() {
+        buf[at] ^= buf[at - W];
     }
 }

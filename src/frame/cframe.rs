@@ -21,7 +21,10 @@ use crate::error::{Error, Result};
 use crate::io::{read_vec, Io, OpenMode, Stream};
 
 /// Bytes read together with a chunk's header from streams outside memory.
-const READ_AHEAD: u64 = 2048;
+pub(crate) const READ_AHEAD: u64 = 2048;
+/// Most bytes read together with a whole chunk's header: chunks up to this size that are
+/// about as big as the last one read take a single read.
+const MAX_READ_AHEAD: u64 = 256 << 10;
 
 /// The compressed size in the chunk header `head` (16 bytes at least), checked against the
 /// `avail` bytes of the chunk section from the chunk on.
@@ -51,6 +54,8 @@ pub struct CFrame {
     /// bytes were written since (to make the reference's calls).
     last: Option<(Vec<u8>, Vec<u8>)>,
     wrote: bool,
+    /// Bytes read with the header of a whole chunk: the size of the last chunk read.
+    read_ahead: u64,
 }
 
 /// What opening a frame found.
@@ -191,6 +196,7 @@ impl CFrame {
             writable: true,
             last: None,
             wrote: false,
+            read_ahead: READ_AHEAD,
         }
     }
 
@@ -313,8 +319,11 @@ impl CFrame {
                 .ok_or(Error::ReadBuffer);
         }
         let r = self
-            .chunk_head(offset)
-            .and_then(|(pos, cbytes, head)| self.complete(pos, cbytes, head));
+            .chunk_head(offset, self.read_ahead)
+            .and_then(|(pos, cbytes, head)| {
+                self.read_ahead = (cbytes as u64).clamp(READ_AHEAD, MAX_READ_AHEAD);
+                self.complete(pos, cbytes, head)
+            });
         self.end_op();
         Ok(Cow::Owned(r?))
     }
@@ -336,11 +345,11 @@ impl CFrame {
     }
 
     /// For streams outside memory: the position and compressed size of the stored chunk at
-    /// `offset`, and its first bytes (a header's worth at least, the whole chunk when it is
-    /// short, so that small chunks take a single read).
-    pub(crate) fn chunk_head(&mut self, offset: u64) -> Result<(u64, usize, Vec<u8>)> {
+    /// `offset`, and its first bytes (a header's worth at least, up to `ahead` bytes, the
+    /// whole chunk when it is no longer, so that such chunks take a single read).
+    pub(crate) fn chunk_head(&mut self, offset: u64, ahead: u64) -> Result<(u64, usize, Vec<u8>)> {
         let (pos, avail) = self.chunk_extent(offset)?;
-        let mut head = vec![0u8; avail.min(READ_AHEAD) as usize];
+        let mut head = vec![0u8; avail.min(ahead.max(READ_AHEAD)) as usize];
         if self.stream.reader()?.read_at(pos, &mut head).is_err() {
             // A stream shorter than its chunk section: read no further than the chunk.
             head.truncate(avail.min(EXTENDED_HEADER_LENGTH as u64) as usize);

@@ -44,7 +44,7 @@ impl CFrame {
         if self.as_slice().is_some() {
             return Ok(self.read_chunk(offset)?.into_owned());
         }
-        let (pos, cbytes, head) = self.chunk_head(offset)?;
+        let (pos, cbytes, head) = self.chunk_head(offset, super::cframe::READ_AHEAD)?;
         if head.len() == cbytes {
             return Ok(head);
         }

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::{Store, SuperChunk};
+use super::{outbuf, Store, SuperChunk};
 use crate::chunk::Header;
 use crate::constants::{MAX_OVERHEAD, SPECIAL_NAN, SPECIAL_UNINIT, SPECIAL_ZERO};
 use crate::context::Context;
@@ -483,14 +483,22 @@ impl SuperChunk {
     /// Compresses `src` with the super-chunk's parameters and appends it.
     pub fn append_buffer(&mut self, src: &[u8]) -> Result<i64> {
         self.resync()?;
-        let mut out = vec![0u8; src.len() + MAX_OVERHEAD];
+        let mut buf = std::mem::take(&mut self.out_buf);
+        let r = self.append_compressed(src, &mut buf);
+        self.out_buf = buf;
+        r
+    }
+
+    /// Compresses `src` into `buf` and appends the chunk.
+    fn append_compressed(&mut self, src: &[u8], buf: &mut outbuf::OutBuf) -> Result<i64> {
+        let out = buf.get(src.len() + MAX_OVERHEAD)?;
         self.cctx.set_nchunk(Some(self.nchunks()));
-        let n = self.cctx.compress(src, &mut out)?;
+        let n = self.cctx.compress(src, out)?;
         if n == 0 {
             return Err(Error::WriteBuffer);
         }
-        out.truncate(n);
-        self.transaction(|s| s.append_inner(&out))
+        let chunk = &out[..n];
+        self.transaction(|s| s.append_inner(chunk))
     }
 
     /// Decodes block `nblock` of the VL-block chunk `n`.

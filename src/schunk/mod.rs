@@ -5,6 +5,7 @@ mod chunks;
 mod lazy;
 mod meta;
 mod open;
+mod outbuf;
 mod persist;
 mod slice;
 mod stamp;
@@ -77,6 +78,11 @@ pub struct SuperChunk {
     /// Whether frame headers carry the fixed thread counts of a copy (0 and 1) instead of
     /// the contexts' (the reference's `blosc2_schunk_copy`).
     pub(crate) copy_threads: bool,
+    /// Set while a C API call runs after it caught up with other handles' changes: the
+    /// operations inside that call need not check the file again.
+    pub(crate) synced: bool,
+    /// Where new chunks are compressed before they are stored.
+    pub(crate) out_buf: outbuf::OutBuf,
 }
 
 impl SuperChunk {
@@ -98,6 +104,8 @@ impl SuperChunk {
             stamp: None,
             generation: 0,
             copy_threads: false,
+            synced: false,
+            out_buf: outbuf::OutBuf::default(),
         }
     }
 

@@ -138,6 +138,9 @@ impl SuperChunk {
     /// Re-reads the frame when another handle changed it since this one last saw it;
     /// whether it did.
     pub fn resync(&mut self) -> crate::error::Result<bool> {
+        if self.synced {
+            return Ok(false);
+        }
         let Some(old) = &self.stamp else {
             return Ok(false);
         };
