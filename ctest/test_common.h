@@ -43,14 +43,27 @@ static void tc_fail(const char *file, int line, const char *fmt, ...) {
     if (!(cond)) tc_fail(__FILE__, __LINE__, __VA_ARGS__); \
   } while (0)
 
-/* CHECK_EQ for integers, printing both values. */
-#define CHECK_EQ(got, want, ctxfmt, ...)                                              \
-  do {                                                                                \
-    long long tc_g_ = (long long)(got), tc_w_ = (long long)(want);                    \
-    tc_checks++;                                                                      \
-    if (tc_g_ != tc_w_)                                                               \
-      tc_fail(__FILE__, __LINE__, "%s = %lld, expected %lld [" ctxfmt "]", #got, tc_g_, \
-              tc_w_, __VA_ARGS__);                                                    \
+/* CHECK_EQ(got, want, printf-args): integer equality, printing both values and the context. */
+#define CHECK_EQ(got, want, ...)                                                       \
+  do {                                                                                 \
+    long long tc_g_ = (long long)(got), tc_w_ = (long long)(want);                     \
+    tc_checks++;                                                                       \
+    if (tc_g_ != tc_w_) {                                                              \
+      char tc_ctx_[256];                                                               \
+      snprintf(tc_ctx_, sizeof tc_ctx_, __VA_ARGS__);                                  \
+      tc_fail(__FILE__, __LINE__, "%s = %lld, expected %lld [%s]", #got, tc_g_, tc_w_, \
+              tc_ctx_);                                                                \
+    }                                                                                  \
+  } while (0)
+
+/* REQUIRE: like CHECK, but leaves the current (void) function when false. */
+#define REQUIRE(cond, ...)                      \
+  do {                                          \
+    tc_checks++;                                \
+    if (!(cond)) {                              \
+      tc_fail(__FILE__, __LINE__, __VA_ARGS__); \
+      return;                                   \
+    }                                           \
   } while (0)
 
 /* Print the summary line and return the process exit status. */

@@ -30,60 +30,13 @@
 
 #include <b2nd.h>
 
-/* ---- check accounting ------------------------------------------------------------------- */
+#include "../test_common.h"
 
-static long b2_failures = 0;
-static long b2_checks = 0;
-#define B2_MAX_PRINTED 60
-
-static void b2_fail(const char *file, int line, const char *fmt, ...) {
-  b2_failures++;
-  if (b2_failures <= B2_MAX_PRINTED) {
-    va_list ap;
-    fprintf(stderr, "FAIL %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-  } else if (b2_failures == B2_MAX_PRINTED + 1) {
-    fprintf(stderr, "... further failures not printed\n");
-  }
-}
-
-/* CHECK(cond, printf-args): count a failure when cond is false. */
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    b2_checks++;                                           \
-    if (!(cond)) b2_fail(__FILE__, __LINE__, __VA_ARGS__); \
-  } while (0)
-
-/* CHECK_EQ(got, want, context-printf-args): integer equality, printing both values. */
-#define CHECK_EQ(got, want, ...)                                                       \
-  do {                                                                                 \
-    long long b2_g_ = (long long)(got), b2_w_ = (long long)(want);                     \
-    b2_checks++;                                                                       \
-    if (b2_g_ != b2_w_) {                                                              \
-      char b2_ctx_[256];                                                               \
-      snprintf(b2_ctx_, sizeof b2_ctx_, __VA_ARGS__);                                  \
-      b2_fail(__FILE__, __LINE__, "%s = %lld, expected %lld [%s]", #got, b2_g_, b2_w_, \
-              b2_ctx_);                                                                \
-    }                                                                                  \
-  } while (0)
-
-/* REQUIRE: like CHECK, but abandons the current function (returns) when false. */
-#define REQUIRE(cond, ...)                      \
-  do {                                          \
-    b2_checks++;                                \
-    if (!(cond)) {                              \
-      b2_fail(__FILE__, __LINE__, __VA_ARGS__); \
-      return;                                   \
-    }                                           \
-  } while (0)
-
-static int b2_finish(const char *name) {
-  printf("%s: %ld checks, %ld failures\n", name, b2_checks, b2_failures);
-  return b2_failures == 0 ? 0 : 1;
-}
+/* ---- check accounting: ../test_common.h's, under this header's names ------------------ */
+#define b2_failures tc_failures
+#define b2_checks tc_checks
+#define b2_fail tc_fail
+#define b2_finish tc_finish
 
 static void *b2_malloc(size_t n) {
   void *p = malloc(n ? n : 1);

@@ -1,7 +1,7 @@
 /*
  * Helpers shared by the chunk-level API tests of blosc2-oxide (ctest/chunkapi): the suite's
  * check accounting, PRNG, data generators and checksum (../test_common.h) plus a few
- * additions: REQUIRE, byte-range checks, header accessors and the variant name.
+ * additions: byte-range checks, header accessors and the variant name.
  *
  * Header-only; every program includes it once, before any other blosc2 header. The same
  * sources build against our headers/library (BLOSC2_VARIANT_OURS) and against the reference
@@ -28,31 +28,6 @@
 #else
 #define CA_VARIANT "unspecified"
 #endif
-
-/* CHECK_EQ(got, want, printf-args): integer equality, printing both values and the context.
- * (Replaces the version of test_common.h, which needs at least one argument after the
- * format.) */
-#undef CHECK_EQ
-#define CHECK_EQ(got, want, ...)                                                                 \
-  do {                                                                                           \
-    long long ca_g_ = (long long)(got), ca_w_ = (long long)(want);                               \
-    tc_checks++;                                                                                 \
-    if (ca_g_ != ca_w_) {                                                                        \
-      char ca_ctx_[256];                                                                         \
-      snprintf(ca_ctx_, sizeof ca_ctx_, __VA_ARGS__);                                            \
-      tc_fail(__FILE__, __LINE__, "%s = %lld, expected %lld [%s]", #got, ca_g_, ca_w_, ca_ctx_); \
-    }                                                                                            \
-  } while (0)
-
-/* REQUIRE: like CHECK, but leaves the current (void) function when false. */
-#define REQUIRE(cond, ...)                      \
-  do {                                          \
-    tc_checks++;                                \
-    if (!(cond)) {                              \
-      tc_fail(__FILE__, __LINE__, __VA_ARGS__); \
-      return;                                   \
-    }                                           \
-  } while (0)
 
 /* CHECK_BYTES: `n` bytes at `got` equal those at `want`; reports the first difference. */
 #define CHECK_BYTES(got, want, n, ...)                                                            \

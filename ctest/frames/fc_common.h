@@ -27,60 +27,16 @@
 
 #include <blosc2.h>
 
-/* ---- check accounting ------------------------------------------------------------------- */
+#ifndef TC_MAX_PRINTED
+#define TC_MAX_PRINTED 80
+#endif
+#include "../test_common.h"
 
-static long fc_failures = 0;
-static long fc_checks = 0;
-#define FC_MAX_PRINTED 80
-
-static void fc_fail(const char *file, int line, const char *fmt, ...) {
-  fc_failures++;
-  if (fc_failures <= FC_MAX_PRINTED) {
-    va_list ap;
-    fprintf(stderr, "FAIL %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-  } else if (fc_failures == FC_MAX_PRINTED + 1) {
-    fprintf(stderr, "... further failures not printed\n");
-  }
-}
-
-/* CHECK(cond, printf-args): count a failure when cond is false. */
-#define CHECK(cond, ...)                                    \
-  do {                                                      \
-    fc_checks++;                                            \
-    if (!(cond)) fc_fail(__FILE__, __LINE__, __VA_ARGS__);  \
-  } while (0)
-
-/* CHECK_EQ(got, want, context-printf-args): integer equality, printing both values. */
-#define CHECK_EQ(got, want, ...)                                                       \
-  do {                                                                                 \
-    long long fc_g_ = (long long)(got), fc_w_ = (long long)(want);                     \
-    fc_checks++;                                                                       \
-    if (fc_g_ != fc_w_) {                                                              \
-      char fc_ctx_[256];                                                               \
-      snprintf(fc_ctx_, sizeof fc_ctx_, __VA_ARGS__);                                  \
-      fc_fail(__FILE__, __LINE__, "%s = %lld, expected %lld [%s]", #got, fc_g_, fc_w_, \
-              fc_ctx_);                                                                \
-    }                                                                                  \
-  } while (0)
-
-/* REQUIRE: like CHECK, but abandons the current function (returns) when false. */
-#define REQUIRE(cond, ...)                                  \
-  do {                                                      \
-    fc_checks++;                                            \
-    if (!(cond)) {                                          \
-      fc_fail(__FILE__, __LINE__, __VA_ARGS__);             \
-      return;                                               \
-    }                                                       \
-  } while (0)
-
-static int fc_finish(const char *name) {
-  printf("%s: %ld checks, %ld failures\n", name, fc_checks, fc_failures);
-  return fc_failures == 0 ? 0 : 1;
-}
+/* ---- check accounting: ../test_common.h's, under this header's names ------------------ */
+#define fc_failures tc_failures
+#define fc_checks tc_checks
+#define fc_fail tc_fail
+#define fc_finish tc_finish
 
 /* ---- PRNG and data -------------------------------------------------------------------- */
 
