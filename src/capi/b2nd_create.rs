@@ -5,10 +5,9 @@ use std::ffi::{c_char, c_int, c_void};
 use super::b2nd_array::{alloc_array, array_into_c, c_path, free_array, put, with_array};
 use super::b2nd_ctx::{ctx_mut, Ctx};
 use super::ffi::{bytes, bytes_mut, guard};
-use super::schunk::{
-    blosc2_schunk_free, blosc2_schunk_from_buffer, blosc2_schunk_open_offset, with_schunk,
-};
+use super::schunk::{blosc2_schunk_free, with_schunk};
 use super::schunk_io::{blosc2_schunk_append_file, blosc2_schunk_to_buffer};
+use super::schunk_open::{blosc2_schunk_from_buffer, blosc2_schunk_open_offset};
 use super::types::{b2nd_array_t, b2nd_context_t, blosc2_schunk};
 use crate::b2nd::Array;
 use crate::error::{Error, Result};

@@ -9,10 +9,9 @@ use super::io_stdio::{
     blosc2_stdio_close, blosc2_stdio_destroy, blosc2_stdio_open, blosc2_stdio_read,
     blosc2_stdio_size, blosc2_stdio_truncate, blosc2_stdio_write,
 };
-use super::schunk::{
-    blosc2_schunk_free, blosc2_schunk_new, blosc2_schunk_open, blosc2_schunk_open_udio,
-};
+use super::schunk::{blosc2_schunk_free, blosc2_schunk_new};
 use super::schunk_io::{blosc2_schunk_lock, blosc2_schunk_refresh, blosc2_schunk_unlock};
+use super::schunk_open::{blosc2_schunk_open, blosc2_schunk_open_udio};
 use super::schunk_ops::{blosc2_schunk_append_buffer, blosc2_schunk_decompress_chunk};
 use super::types::{
     blosc2_cparams, blosc2_io, blosc2_io_cb, blosc2_schunk, blosc2_stdio_mmap, blosc2_stdio_params,

@@ -29,6 +29,7 @@ pub mod schunk;
 pub mod schunk_io;
 pub mod schunk_lock;
 pub mod schunk_mem;
+pub mod schunk_open;
 pub mod schunk_ops;
 #[cfg(test)]
 mod schunk_tests;

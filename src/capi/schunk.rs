@@ -4,7 +4,6 @@
 
 use std::ffi::{c_char, c_int, CString};
 use std::path::Path;
-use std::sync::Arc;
 
 use super::context::{
     blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams, handle_ctx,
@@ -35,7 +34,7 @@ pub(crate) struct SchunkBox {
     vlmetas: Vec<MetaMirror>,
     pub(crate) lock: FrameLock,
     generation: u64,
-    chunk_array: ChunkArray,
+    pub(crate) chunk_array: ChunkArray,
 }
 
 /// The C parameter structs of a core super-chunk.
@@ -196,7 +195,7 @@ impl SchunkBox {
 
     /// Makes `storage->urlpath` read `urlpath`: an opened super-chunk reports the path as
     /// the caller spelled it (a `file:///` prefix included), as in the reference.
-    fn set_c_urlpath(&mut self, urlpath: &str) {
+    pub(crate) fn set_c_urlpath(&mut self, urlpath: &str) {
         if let Ok(s) = CString::new(urlpath) {
             self.storage.urlpath = s.as_ptr() as *mut c_char;
             self.urlpath = Some(s);
@@ -364,7 +363,7 @@ pub(crate) fn locking_for(core: &SuperChunk, io: &blosc2_io) -> Result<FrameLock
     }
 }
 
-fn ptr_of(r: Result<*mut blosc2_schunk>) -> *mut blosc2_schunk {
+pub(crate) fn ptr_of(r: Result<*mut blosc2_schunk>) -> *mut blosc2_schunk {
     r.unwrap_or(std::ptr::null_mut())
 }
 
@@ -402,139 +401,6 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
             let core = unsafe { with_schunk(schunk, |b| b.core.copy(st)) }?;
             let lock = locking_for(&core, &io)?;
             Ok(SchunkBox::into_c(core, io, lock, Some(user)))
-        })())
-    })
-}
-
-/// Opens the frame at `urlpath` (from `offset`) through `udio` (NULL: the file system).
-///
-/// # Safety
-/// `urlpath` must be NULL or a NUL-terminated string; `udio` NULL or a valid `blosc2_io`
-/// whose parameter block matches its id.
-unsafe fn open_impl(
-    urlpath: *const c_char,
-    offset: i64,
-    udio: *const blosc2_io,
-) -> Result<*mut blosc2_schunk> {
-    // SAFETY: the caller guarantees a valid string.
-    let given = unsafe { c_str(urlpath) }.ok_or(Error::InvalidParam)?;
-    let path = crate::io::local_path(Path::new(given));
-    // SAFETY: the caller guarantees `udio` is NULL or valid.
-    let io = unsafe { udio.as_ref() }
-        .copied()
-        .unwrap_or(blosc2_io::DEFAULTS);
-    // SAFETY: as above for the parameter block.
-    let backend: Arc<dyn crate::io::Io> = unsafe { backend_for(&io) }.ok_or(Error::PluginIo)?;
-    let offset = u64::try_from(offset).map_err(|_| Error::InvalidParam)?;
-    // SAFETY: as above for the parameter block.
-    let mut lock = if unsafe { schunk_lock::wanted(&io) } && path.exists() {
-        FrameLock::on(path)?
-    } else {
-        FrameLock::none()
-    };
-    let mut core = lock.bracket(|| SuperChunk::open(path, offset, Some(backend)))?;
-    core.set_buffer_maker(MallocBuf::empty);
-    let p = SchunkBox::into_c(core, io, lock, None);
-    // SAFETY: `p` was just created and is not shared yet.
-    if let Some(b) = unsafe { schunk_box(p) } {
-        b.set_c_urlpath(given);
-    }
-    Ok(p)
-}
-
-/// Opens a frame file or sparse-frame directory; NULL on error.
-///
-/// # Safety
-/// `urlpath` must be a NUL-terminated string.
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_open(urlpath: *const c_char) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY: forwarded caller guarantees.
-        ptr_of(unsafe { open_impl(urlpath, 0, std::ptr::null()) })
-    })
-}
-
-/// Opens the frame starting at byte `offset` of a file; NULL on error.
-///
-/// # Safety
-/// `urlpath` must be a NUL-terminated string.
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_open_offset(
-    urlpath: *const c_char,
-    offset: i64,
-) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY: forwarded caller guarantees.
-        ptr_of(unsafe { open_impl(urlpath, offset, std::ptr::null()) })
-    })
-}
-
-/// Opens a frame through the I/O backend `udio`; NULL on error.
-///
-/// # Safety
-/// `urlpath` must be a NUL-terminated string and `udio` NULL or valid.
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_open_udio(
-    urlpath: *const c_char,
-    udio: *const blosc2_io,
-) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY: forwarded caller guarantees.
-        ptr_of(unsafe { open_impl(urlpath, 0, udio) })
-    })
-}
-
-/// Opens the frame at `offset` through the I/O backend `udio`; NULL on error.
-///
-/// # Safety
-/// `urlpath` must be a NUL-terminated string and `udio` NULL or valid.
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
-    urlpath: *const c_char,
-    offset: i64,
-    udio: *const blosc2_io,
-) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY: forwarded caller guarantees.
-        ptr_of(unsafe { open_impl(urlpath, offset, udio) })
-    })
-}
-
-/// A super-chunk from an in-memory contiguous frame: with `copy`, an independent
-/// super-chunk holding its chunks in memory (no frame, as in the reference); without, a
-/// frame over the caller's malloc'd buffer itself, which the super-chunk may grow and
-/// which is freed with it only after `blosc2_schunk_avoid_cframe_free(schunk, false)`.
-///
-/// # Safety
-/// `cframe` must be readable for `len` bytes (and malloc'd when `copy` is false).
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_from_buffer(
-    cframe: *mut u8,
-    len: i64,
-    copy: bool,
-) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || {
-        ptr_of((|| {
-            let n = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
-            if cframe.is_null() || n < crate::frame::header::HEADER_MINLEN {
-                return Err(Error::InvalidParam);
-            }
-            let mut core = if copy {
-                // SAFETY: the caller guarantees `len` readable bytes.
-                let bytes = unsafe { std::slice::from_raw_parts(cframe, n) };
-                SuperChunk::from_cframe(bytes)?.into_memory()?
-            } else {
-                // SAFETY: the caller hands over a malloc'd block of `len` bytes.
-                SuperChunk::from_buffer(Box::new(unsafe { MallocBuf::adopt(cframe, n) }))?
-            };
-            core.set_buffer_maker(MallocBuf::empty);
-            let p = SchunkBox::into_c(core, blosc2_io::DEFAULTS, FrameLock::none(), None);
-            // SAFETY: `p` was just created and is not shared yet.
-            if let (true, Some(b)) = (copy, unsafe { schunk_box(p) }) {
-                b.chunk_array.adopt_loaded();
-                b.sync();
-            }
-            Ok(p)
         })())
     })
 }

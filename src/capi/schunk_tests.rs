@@ -6,8 +6,9 @@ use std::ffi::{c_char, c_int, c_void, CString};
 
 use super::io::blosc2_get_io_cb;
 use super::meta::{blosc2_meta_add, blosc2_vlmeta_add, blosc2_vlmeta_get};
-use super::schunk::{blosc2_schunk_free, blosc2_schunk_new, blosc2_schunk_open};
+use super::schunk::{blosc2_schunk_free, blosc2_schunk_new};
 use super::schunk_io::blosc2_schunk_to_buffer;
+use super::schunk_open::blosc2_schunk_open;
 use super::schunk_ops::{
     blosc2_schunk_append_buffer, blosc2_schunk_decompress_chunk, blosc2_schunk_delete_chunk,
     blosc2_schunk_fill_special,
@@ -234,7 +235,7 @@ fn special_fills_agree_with_the_reference() {
         let mut buf: *mut u8 = std::ptr::null_mut();
         let mut nf = false;
         let len = (r.to_buffer)(theirs, &mut buf, &mut nf);
-        let ours = super::schunk::blosc2_schunk_from_buffer(buf, len, true);
+        let ours = super::schunk_open::blosc2_schunk_from_buffer(buf, len, true);
         assert_eq!((*ours).nchunks, 3);
         let mut out = vec![0u8; 8000];
         assert_eq!(

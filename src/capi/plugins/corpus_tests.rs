@@ -8,7 +8,8 @@ use std::ffi::CString;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::capi::schunk::{blosc2_schunk_free, blosc2_schunk_open};
+use crate::capi::schunk::blosc2_schunk_free;
+use crate::capi::schunk_open::blosc2_schunk_open;
 use crate::capi::schunk_ops::{blosc2_schunk_decompress_chunk, blosc2_schunk_get_slice_buffer};
 
 fn hex(bytes: &[u8]) -> String {
