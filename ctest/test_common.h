@@ -1,6 +1,6 @@
 /*
  * Shared helpers of the blosc2-oxide C test suite: failure accounting, a seeded PRNG,
- * data generators and a 64-bit checksum. Header-only; every test includes it once.
+ * data generators, a 64-bit checksum and small file helpers. Header-only; every test includes it once.
  *
  * The same sources build against our headers/library (BLOSC2_VARIANT_OURS) and against
  * the reference c-blosc2 3.3.5 (BLOSC2_VARIANT_REFERENCE).
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <sys/stat.h>
 
 /* Number of failed checks so far and how many of them were printed. */
 static long tc_failures = 0;
@@ -178,16 +179,6 @@ static void tc_fill(uint8_t *buf, size_t len, int kind, size_t typesize, uint64_
   tc_rng_state = saved;
 }
 
-/* malloc that aborts the test on failure (tests are not about allocation failures). */
-static void *tc_malloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "out of memory (%zu bytes)\n", n);
-    exit(2);
-  }
-  return p;
-}
-
 /* Little-endian accessors for chunk headers. */
 static int32_t tc_rd32(const uint8_t *p) {
   return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
@@ -199,6 +190,51 @@ static void tc_wr32(uint8_t *p, int32_t v) {
   p[1] = (uint8_t)(u >> 8);
   p[2] = (uint8_t)(u >> 16);
   p[3] = (uint8_t)(u >> 24);
+}
+
+static void *tc_malloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "out of memory (%zu bytes)\n", n);
+    exit(2);
+  }
+  return p;
+}
+
+static int tc_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static int64_t tc_file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+/* Whole file into a malloc'ed buffer; NULL on error. */
+static uint8_t *tc_read_file(const char *path, int64_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *b = (uint8_t *)tc_malloc((size_t)n);
+  if (n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) {
+    free(b);
+    fclose(f);
+    return NULL;
+  }
+  fclose(f);
+  *len = n;
+  return b;
+}
+
+static int tc_write_file(const char *path, const void *buf, size_t len) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t w = len ? fwrite(buf, 1, len, f) : 0;
+  fclose(f);
+  return w == len ? 0 : -1;
 }
 
 #endif /* BLOSC2_CTEST_COMMON_H */

@@ -32,20 +32,16 @@
 
 #include "../test_common.h"
 
-/* ---- check accounting: ../test_common.h's, under this header's names ------------------ */
+/* ---- check accounting, allocation and files: ../test_common.h's, under this header's names */
 #define b2_failures tc_failures
 #define b2_checks tc_checks
 #define b2_fail tc_fail
 #define b2_finish tc_finish
-
-static void *b2_malloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "out of memory (%zu bytes)\n", n);
-    exit(2);
-  }
-  return p;
-}
+#define b2_malloc tc_malloc
+#define b2_exists tc_exists
+#define b2_file_size tc_file_size
+#define b2_read_file tc_read_file
+#define b2_write_file tc_write_file
 
 static double b2_now(void) {
   struct timespec ts;
@@ -91,42 +87,6 @@ static char *b2_path(const char *leaf) {
   char *b = bufs[next++ & 7];
   snprintf(b, sizeof bufs[0], "%s/%s", b2_tmp_root, leaf);
   return b;
-}
-
-static int b2_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-static int64_t b2_file_size(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
-}
-
-/* Whole file into a malloc'ed buffer; NULL on error. */
-static uint8_t *b2_read_file(const char *path, int64_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = (uint8_t *)b2_malloc((size_t)n);
-  if (n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    fclose(f);
-    return NULL;
-  }
-  fclose(f);
-  *len = n;
-  return b;
-}
-
-static int b2_write_file(const char *path, const void *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  size_t w = len ? fwrite(buf, 1, len, f) : 0;
-  fclose(f);
-  return w == len ? 0 : -1;
 }
 
 /* ---- child processes ------------------------------------------------------------------ */

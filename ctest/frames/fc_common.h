@@ -32,11 +32,16 @@
 #endif
 #include "../test_common.h"
 
-/* ---- check accounting: ../test_common.h's, under this header's names ------------------ */
+/* ---- check accounting, allocation and files: ../test_common.h's, under this header's names */
 #define fc_failures tc_failures
 #define fc_checks tc_checks
 #define fc_fail tc_fail
 #define fc_finish tc_finish
+#define fc_malloc tc_malloc
+#define fc_exists tc_exists
+#define fc_file_size tc_file_size
+#define fc_read_file tc_read_file
+#define fc_write_file tc_write_file
 
 /* ---- PRNG and data -------------------------------------------------------------------- */
 
@@ -67,15 +72,6 @@ static void fc_fill_bytes(uint8_t *buf, size_t n, uint32_t seed) {
     if ((i & 15) == 0) x = x * 1103515245u + 12345u;
     buf[i] = (uint8_t)((i / 16) + (x >> 24) % 4 + seed);
   }
-}
-
-static void *fc_malloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "out of memory (%zu bytes)\n", n);
-    exit(2);
-  }
-  return p;
 }
 
 static double fc_now(void) {
@@ -143,45 +139,10 @@ static char *fc_path(const char *leaf) {
   return b;
 }
 
-static int fc_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
 static int fc_is_dir(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
-static int64_t fc_file_size(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
-}
-
-/* Whole file into a malloc'ed buffer; NULL on error. */
-static uint8_t *fc_read_file(const char *path, int64_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = (uint8_t *)fc_malloc((size_t)n);
-  if (n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    fclose(f);
-    return NULL;
-  }
-  fclose(f);
-  *len = n;
-  return b;
-}
-
-static int fc_write_file(const char *path, const void *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  size_t w = len ? fwrite(buf, 1, len, f) : 0;
-  fclose(f);
-  return w == len ? 0 : -1;
-}
-
 #ifndef FC_NO_LIBRARY
 /* ---- storage kinds -------------------------------------------------------------------- */
 
