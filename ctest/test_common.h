@@ -1,6 +1,7 @@
 /*
  * Shared helpers of the blosc2-oxide C test suite: failure accounting, a seeded PRNG,
- * data generators, a 64-bit checksum and small file helpers. Header-only; every test includes it once.
+ * data generators, a 64-bit checksum and small file helpers. Header-only; every test
+ * includes it once.
  *
  * The same sources build against our headers/library (BLOSC2_VARIANT_OURS) and against
  * the reference c-blosc2 3.3.5 (BLOSC2_VARIANT_REFERENCE).
