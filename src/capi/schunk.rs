@@ -98,15 +98,15 @@ impl SchunkBox {
             .as_ref()
             .and_then(|p| CString::new(p.to_string_lossy().into_owned()).ok());
         // Built in place: the C struct holds 8192 vlmetalayer slots (64 KiB), too big to
-        // assemble on the stack and move into the box.
-        let mut uninit = Box::<SchunkBox>::new_uninit();
+        // assemble on the stack and move into the box. Zeroed allocation (calloc) leaves
+        // those slots' pages untouched until used, as the reference's calloc does.
+        let mut uninit = Box::<SchunkBox>::new_zeroed();
         let p = uninit.as_mut_ptr();
-        // SAFETY: `p` points to the box's memory; every field is written exactly once
-        // through raw places before `assume_init`. All-zero bytes are a valid
-        // `blosc2_schunk` (integers, bools and null pointers); the two fields whose
+        // SAFETY: `p` points to the box's zeroed memory; every field other than `c` is
+        // written exactly once through raw places before `assume_init`. All-zero bytes are
+        // a valid `blosc2_schunk` (integers, bools and null pointers); the two fields whose
         // "unset" value is -1 are then set.
         let mut b = unsafe {
-            std::ptr::addr_of_mut!((*p).c).write_bytes(0, 1);
             (*p).c.chunksize = -1;
             (*p).c.current_nchunk = -1;
             std::ptr::addr_of_mut!((*p).core).write(core);
