@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::backing::Backing;
 use super::header::{FrameHeader, HEADER_MINLEN, TYPE_CONTIGUOUS};
-use super::offsets;
+use super::offsets::{self, IndexChunk};
 use super::trailer::{self, TRAILER_MINLEN};
 use super::undo::Undo;
 use super::Meta;
@@ -42,6 +42,8 @@ pub struct CFrame {
     wrote: bool,
     /// Bytes read with the header of a whole chunk: the size of the last chunk read.
     read_ahead: u64,
+    /// The index chunk as last read or committed.
+    index: IndexChunk,
 }
 
 /// What opening a frame found.
@@ -52,6 +54,8 @@ pub struct Opened {
     pub offsets: Vec<i64>,
     /// The variable-length metalayers.
     pub vlmeta: Vec<Meta>,
+    /// The index chunk as stored (empty for a frame without chunks).
+    pub index: Vec<u8>,
 }
 
 /// `len` bytes at `pos` of a stream holding `size` bytes: borrowed from in-memory streams,
@@ -121,19 +125,20 @@ pub(crate) fn read_parts(
         return Err(Error::InvalidHeader);
     }
     let index_len = index_end - index_start;
-    let offsets = if index_len == 0 {
-        Vec::new()
+    let (offsets, index) = if index_len == 0 {
+        (Vec::new(), Vec::new())
     } else {
         let idx = bytes_at(stream, base + index_start, index_len, size)?;
         let n = offsets::count(&idx)?;
         check_counts(&header, n)?;
-        offsets::decode(&idx, n)?
+        (offsets::decode(&idx, n)?, idx.into_owned())
     };
     check_counts(&header, offsets.len())?;
     let opened = Opened {
         header,
         offsets,
         vlmeta,
+        index,
     };
     Ok((opened, frame_len))
 }
@@ -183,6 +188,7 @@ impl CFrame {
             last: None,
             wrote: false,
             read_ahead: READ_AHEAD,
+            index: IndexChunk::default(),
         }
     }
 
@@ -206,7 +212,7 @@ impl CFrame {
     /// Opens the frame at `base` in `stream`.
     pub fn open(mut stream: Box<dyn Stream>, base: u64) -> Result<(CFrame, Opened)> {
         let size = stream.size()?;
-        let (opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
+        let (mut opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
         let chunks_len = opened.header.cbytes as u64;
         let header_len = opened.header.header_len;
         // Every stored chunk must have its short header inside the chunk section. One quick
@@ -231,7 +237,13 @@ impl CFrame {
         f.section = chunks_len;
         f.frame_len = frame_len;
         f.writable = !f.followed_by_frame(size);
+        f.index = IndexChunk::new(opened.offsets.clone(), std::mem::take(&mut opened.index));
         Ok((f, opened))
+    }
+
+    /// Makes `index` the index chunk the next commit writes if the offsets still match.
+    pub fn set_index(&mut self, index: IndexChunk) {
+        self.index = index;
     }
 
     /// Makes every change keep an undo record next to the frame file `path`.
@@ -396,11 +408,7 @@ impl CFrame {
         if !self.writable {
             return Err(Error::FileWrite);
         }
-        let index = if offs.is_empty() {
-            Vec::new()
-        } else {
-            offsets::encode(offs)?
-        };
+        let index = self.index.bytes_for(offs)?.to_vec();
         let trailer = trailer::encode(vlmeta)?;
         header.frame_type = TYPE_CONTIGUOUS;
         header.cbytes = i64::try_from(self.section).map_err(|_| Error::Data)?;

@@ -73,6 +73,14 @@ impl Frame {
         }
     }
 
+    /// Makes `index` the index chunk the next commit writes if the offsets still match.
+    pub fn set_index(&mut self, index: offsets::IndexChunk) {
+        match self {
+            Frame::Contiguous(f) => f.set_index(index),
+            Frame::Sparse(f) => f.set_index(index),
+        }
+    }
+
     /// Commits header, index and trailer.
     pub fn commit(&mut self, header: FrameHeader, offsets: &[i64], vlmeta: &[Meta]) -> Result<()> {
         match self {

@@ -1,7 +1,7 @@
 //! The chunk index: a Blosc2 chunk of little-endian int64 offsets. A negative offset whose
 //! top byte has bit 7 set stands for a whole chunk of one special value.
 
-use crate::constants::MAX_OVERHEAD;
+use crate::constants::{BLOSCLZ, MAX_OVERHEAD, NEVER_SPLIT};
 use crate::context::{CParams, Context, DParams};
 use crate::error::{Error, Result};
 use crate::special::Special;
@@ -41,26 +41,25 @@ pub fn slot(offset: i64) -> Result<Slot> {
     }
 }
 
+/// The parameters the reference compresses an index with whenever a chunk changes: BloscLZ
+/// at level 5 with shuffle, 16 KiB blocks, never split.
 fn index_cparams() -> CParams {
     CParams {
         typesize: 8,
         nthreads: 1,
+        blocksize: 16 * 1024,
+        splitmode: NEVER_SPLIT,
+        compcode: BLOSCLZ,
         ..CParams::default()
     }
 }
 
-/// Compresses the offsets into an index chunk.
+/// Compresses the offsets into an index chunk, as the reference does when chunks are
+/// appended, inserted, updated, deleted or reordered.
 pub fn encode(offsets: &[i64]) -> Result<Vec<u8>> {
     let mut raw = Vec::with_capacity(offsets.len() * 8);
     for o in offsets {
         raw.extend_from_slice(&o.to_le_bytes());
-    }
-    let nbytes = i32::try_from(raw.len()).map_err(|_| Error::TwoGbLimit)?;
-    if offsets.len() > 1 && offsets.iter().all(|&o| o == offsets[0]) {
-        let mut out = vec![0u8; 40];
-        let n = crate::special::repeatval_chunk(&index_cparams(), nbytes, &raw[..8], &mut out)?;
-        out.truncate(n);
-        return Ok(out);
     }
     let mut out = vec![0u8; raw.len() + MAX_OVERHEAD];
     let mut ctx = Context::compressor(index_cparams());
@@ -70,6 +69,62 @@ pub fn encode(offsets: &[i64]) -> Result<Vec<u8>> {
     }
     out.truncate(n);
     Ok(out)
+}
+
+/// The index of a frame filled with `n` chunks of one special value, as the reference's
+/// `blosc2_schunk_fill_special` writes it: a repeated-value chunk made with the
+/// super-chunk's `cparams` (its filters) at typesize 8, BloscLZ level 5, 16 KiB blocks.
+pub fn encode_filled(cparams: &CParams, kind: Special, n: usize) -> Result<IndexChunk> {
+    let offsets = vec![special_offset(kind); n];
+    let nbytes = n
+        .checked_mul(8)
+        .and_then(|b| i32::try_from(b).ok())
+        .ok_or(Error::TwoGbLimit)?;
+    let params = CParams {
+        typesize: 8,
+        blocksize: 16 * 1024,
+        clevel: 5,
+        compcode: BLOSCLZ,
+        ..*cparams
+    };
+    let mut bytes = vec![0u8; 40];
+    let len = crate::special::repeatval_chunk(
+        &params,
+        nbytes,
+        &special_offset(kind).to_le_bytes(),
+        &mut bytes,
+    )?;
+    bytes.truncate(len);
+    Ok(IndexChunk { offsets, bytes })
+}
+
+/// The index chunk a frame holds and the offsets it encodes. The reference rewrites its
+/// index only when chunks change, so an index read from a frame (or written by
+/// `fill_special`) is kept byte for byte until the offsets differ.
+#[derive(Debug, Default)]
+pub struct IndexChunk {
+    offsets: Vec<i64>,
+    bytes: Vec<u8>,
+}
+
+impl IndexChunk {
+    /// The index chunk `bytes` holding `offsets`.
+    pub fn new(offsets: Vec<i64>, bytes: Vec<u8>) -> IndexChunk {
+        IndexChunk { offsets, bytes }
+    }
+
+    /// The index chunk for `offsets`: the kept one when it holds them, else a new one.
+    pub fn bytes_for(&mut self, offsets: &[i64]) -> Result<&[u8]> {
+        if self.offsets != offsets {
+            self.bytes = if offsets.is_empty() {
+                Vec::new()
+            } else {
+                encode(offsets)?
+            };
+            self.offsets = offsets.to_vec();
+        }
+        Ok(&self.bytes)
+    }
 }
 
 /// Largest index (in bytes) decoded with the thread's kept context and buffer; bigger ones

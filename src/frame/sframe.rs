@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::cframe::{read_parts, Opened};
 use super::header::{FrameHeader, TYPE_SPARSE};
-use super::offsets::{self, Slot};
+use super::offsets::{self, IndexChunk, Slot};
 use super::trailer;
 use super::undo::Undo;
 use super::Meta;
@@ -36,6 +36,8 @@ pub struct SFrame {
     /// written since (to make the reference's calls).
     last: Option<(Vec<u8>, Vec<u8>)>,
     stored: bool,
+    /// The index chunk as last read or committed.
+    index: IndexChunk,
 }
 
 /// The undo record of the index file of the sparse frame in `dir`, for plain files.
@@ -62,6 +64,7 @@ impl SFrame {
             undo,
             last: None,
             stored: false,
+            index: IndexChunk::default(),
         })
     }
 
@@ -72,7 +75,7 @@ impl SFrame {
         }
         let mut s = io.open(&dir.join(INDEX_FILE), OpenMode::Read)?;
         let size = s.size()?;
-        let (opened, frame_len) = read_parts(s.as_mut(), 0, size, TYPE_SPARSE)?;
+        let (mut opened, frame_len) = read_parts(s.as_mut(), 0, size, TYPE_SPARSE)?;
         let mut next_id = 0u64;
         for &o in &opened.offsets {
             if let Slot::Stored(id) = offsets::slot(o)? {
@@ -106,6 +109,7 @@ impl SFrame {
                 undo,
                 last,
                 stored: false,
+                index: IndexChunk::new(opened.offsets.clone(), std::mem::take(&mut opened.index)),
             },
             opened,
         ))
@@ -179,6 +183,11 @@ impl SFrame {
         std::fs::rename(&tmp, &path).map_err(|_| Error::FileWrite)
     }
 
+    /// Makes `index` the index chunk the next commit writes if the offsets still match.
+    pub fn set_index(&mut self, index: IndexChunk) {
+        self.index = index;
+    }
+
     /// Marks chunk file `id` for removal once the next commit succeeded.
     pub fn release(&mut self, id: u64) {
         self.doomed.push(id);
@@ -186,11 +195,7 @@ impl SFrame {
 
     /// Writes the index frame and removes released chunk files.
     pub fn commit(&mut self, mut header: FrameHeader, offs: &[i64], vlmeta: &[Meta]) -> Result<()> {
-        let index = if offs.is_empty() {
-            Vec::new()
-        } else {
-            offsets::encode(offs)?
-        };
+        let index = self.index.bytes_for(offs)?.to_vec();
         let trailer = trailer::encode(vlmeta)?;
         header.frame_type = TYPE_SPARSE;
         let hlen = header.encode()?.len() as u64;

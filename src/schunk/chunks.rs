@@ -26,7 +26,7 @@ pub(crate) fn nbytes_of(chunk: &[u8]) -> Result<usize> {
 }
 
 /// The special kind a chunk header stands for, when the frame can store it as an offset.
-fn special_kind(h: &Header) -> Option<Special> {
+pub(super) fn special_kind(h: &Header) -> Option<Special> {
     if !h.is_extended() || h.version < 3 {
         return None;
     }
@@ -390,6 +390,8 @@ impl SuperChunk {
                     f.release(offs[at] as u64);
                 }
                 offs[at] = e;
+                // The reference compresses its index anew on every update.
+                f.set_index(offsets::IndexChunk::default());
             }
             _ => return Err(Error::Failure),
         }

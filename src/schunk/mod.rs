@@ -109,8 +109,12 @@ impl SuperChunk {
         }
     }
 
-    /// A new, empty super-chunk (files and directories at `urlpath` are overwritten).
+    /// A new, empty super-chunk. As in the reference, an existing file or directory at
+    /// `urlpath` is never overwritten: that is [`Error::FileOpen`] (remove it first).
     pub fn new(storage: Storage) -> Result<SuperChunk> {
+        if storage.urlpath.as_ref().is_some_and(|p| p.exists()) {
+            return Err(Error::FileOpen);
+        }
         let store = open::create_store(&storage)?;
         let mut sc = SuperChunk::with_store(storage, store);
         sc.sync_plugin_meta();

@@ -41,18 +41,15 @@ impl SuperChunk {
 
     /// The header of a frame built anew from this super-chunk's chunks (`to_buffer`,
     /// `to_file` and `append_file` of anything but an in-memory frame): the reference
-    /// writes fixed thread counts there and the block size and item size of the last chunk
-    /// (1 for items of more than 255 bytes).
+    /// writes fixed thread counts there, and the block size and item size its compression
+    /// context last used (1 for items of more than 255 bytes).
     fn copy_header(&mut self) -> Result<crate::frame::FrameHeader> {
         let mut h = self.frame_header();
         h.nthreads_c = 0;
         h.nthreads_d = 1;
-        let n = self.nchunks();
-        if n > 0 {
-            let last = crate::chunk::Header::parse(&self.stored(n - 1)?)?;
-            h.blocksize = last.blocksize;
-            h.typesize = i32::from(last.typesize);
-        }
+        let cp = self.cctx.cparams();
+        h.blocksize = cp.blocksize;
+        h.typesize = cp.typesize;
         Ok(h)
     }
 
@@ -75,8 +72,14 @@ impl SuperChunk {
             offs.push(match slot {
                 Slot::Special(_) => entry,
                 Slot::Stored(_) => {
+                    // As the reference's appends do, zeros, NaNs and uninit chunks become
+                    // index entries of frames with a fixed chunk size.
                     let c = self.stored(n)?.into_owned();
-                    f.store_chunk(&c)? as i64
+                    let h = crate::chunk::Header::parse(&c)?;
+                    match super::chunks::special_kind(&h).filter(|_| header.chunksize > 0) {
+                        Some(kind) => offsets::special_offset(kind),
+                        None => f.store_chunk(&c)? as i64,
+                    }
                 }
             });
         }

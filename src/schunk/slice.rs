@@ -221,8 +221,11 @@ impl SuperChunk {
         }
         self.chunksize = chunksize;
         match &mut self.store {
-            Store::Frame(_, offs) => {
+            Store::Frame(f, offs) => {
                 *offs = vec![offsets::special_offset(kind); n as usize];
+                f.set_index(offsets::encode_filled(&self.cparams, kind, n as usize)?);
+                // The reference records the block size of one such chunk (the whole chunk).
+                self.cparams.blocksize = chunksize;
                 self.nbytes = total;
                 self.commit()?;
             }
