@@ -224,8 +224,10 @@ impl SuperChunk {
             Store::Frame(f, offs) => {
                 *offs = vec![offsets::special_offset(kind); n as usize];
                 f.set_index(offsets::encode_filled(&self.cparams, kind, n as usize)?);
-                // The reference records the block size of one such chunk (the whole chunk).
-                self.cparams.blocksize = chunksize;
+                // The reference records the block size of one such chunk.
+                let mut sample = [0u8; 32];
+                special_chunk(&self.cparams, kind, chunksize, &mut sample)?;
+                self.cparams.blocksize = crate::chunk::Header::parse(&sample)?.blocksize;
                 self.nbytes = total;
                 self.commit()?;
             }
