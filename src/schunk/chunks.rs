@@ -306,19 +306,27 @@ impl SuperChunk {
     /// Appends a compressed chunk; returns the new number of chunks.
     pub fn append_chunk(&mut self, chunk: &[u8]) -> Result<i64> {
         self.resync()?;
-        self.transaction(|s| s.append_inner(chunk))
+        self.transaction(|s| s.append_inner(Cow::Borrowed(chunk)))
     }
 
-    fn append_inner(&mut self, chunk: &[u8]) -> Result<i64> {
-        let (h, chunk) = checked(chunk)?;
+    /// Appends `chunk`; an owned one is kept as is by in-memory super-chunks.
+    fn append_inner(&mut self, chunk: Cow<'_, [u8]>) -> Result<i64> {
+        let (h, _) = checked(&chunk)?;
+        let len = h.cbytes as usize;
         self.check_vl_mix(&h, Error::ChunkAppend)?;
         let n = self.nchunks();
         self.fit_chunksize(h.nbytes, n, Op::Append)?;
         let (entry, cb) = self
-            .place(&h, chunk)
+            .place(&h, &chunk[..len])
             .map_err(|e| write_error(e, Error::ChunkAppend))?;
         match (&mut self.store, entry) {
-            (Store::Memory(v), _) => v.push(chunk.to_vec()),
+            (Store::Memory(v), _) => v.push(match chunk {
+                Cow::Owned(mut c) => {
+                    c.truncate(len);
+                    c
+                }
+                Cow::Borrowed(b) => b[..len].to_vec(),
+            }),
             (Store::Frame(_, offs), Some(e)) => offs.push(e),
             _ => return Err(Error::Failure),
         }
@@ -485,6 +493,9 @@ impl SuperChunk {
     /// Compresses `src` with the super-chunk's parameters and appends it.
     pub fn append_buffer(&mut self, src: &[u8]) -> Result<i64> {
         self.resync()?;
+        if matches!(self.store, Store::Memory(_)) {
+            return self.append_owned(src);
+        }
         let mut buf = std::mem::take(&mut self.out_buf);
         let r = self.append_compressed(src, &mut buf);
         self.out_buf = buf;
@@ -500,7 +511,22 @@ impl SuperChunk {
             return Err(Error::WriteBuffer);
         }
         let chunk = &out[..n];
-        self.transaction(|s| s.append_inner(chunk))
+        self.transaction(|s| s.append_inner(Cow::Borrowed(chunk)))
+    }
+
+    /// Compresses `src` straight into the allocation an in-memory super-chunk keeps, as the
+    /// reference does: zeroed memory (its untouched pages are never made resident), shrunk
+    /// to the compressed size, so no second chunk-sized buffer stays behind.
+    fn append_owned(&mut self, src: &[u8]) -> Result<i64> {
+        let mut out = vec![0u8; src.len() + MAX_OVERHEAD];
+        self.cctx.set_nchunk(Some(self.nchunks()));
+        let n = self.cctx.compress(src, &mut out)?;
+        if n == 0 {
+            return Err(Error::WriteBuffer);
+        }
+        out.truncate(n);
+        out.shrink_to_fit();
+        self.transaction(|s| s.append_inner(Cow::Owned(out)))
     }
 
     /// Decodes block `nblock` of the VL-block chunk `n`.
