@@ -108,7 +108,7 @@ impl SchunkBox {
         // "unset" value is -1 are then set.
         let mut b = unsafe {
             (*p).c.chunksize = -1;
-            (*p).c.current_nchunk = -1;
+            (*p).c.current_nchunk = 0;
             std::ptr::addr_of_mut!((*p).core).write(core);
             std::ptr::addr_of_mut!((*p).storage).write(blosc2_storage::DEFAULTS);
             std::ptr::addr_of_mut!((*p).cparams).write(cparams);
@@ -400,7 +400,14 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
             // SAFETY: forwarded caller guarantees.
             let core = unsafe { with_schunk(schunk, |b| b.core.copy(st)) }?;
             let lock = locking_for(&core, &io)?;
-            Ok(SchunkBox::into_c(core, io, lock, Some(user)))
+            let last = (core.nchunks() - 1).max(0);
+            let p = SchunkBox::into_c(core, io, lock, Some(user));
+            // SAFETY: `p` was just created and is not shared yet.
+            if let Some(b) = unsafe { schunk_box(p) } {
+                // The reference appends every chunk to the copy.
+                b.c.current_nchunk = last;
+            }
+            Ok(p)
         })())
     })
 }

@@ -5,7 +5,7 @@ use std::ffi::{c_int, c_void};
 
 use super::ffi::{bytes, bytes_mut, guard, trusted_chunk};
 use super::ffi::{code32, code64};
-use super::schunk::with_schunk;
+use super::schunk::{with_schunk, SchunkBox};
 use super::types::blosc2_schunk;
 use crate::error::{Error, Result};
 
@@ -40,6 +40,14 @@ unsafe fn take_chunk(
     Ok(r)
 }
 
+/// Records, as the reference does, the chunk a slice ending at item `stop` read last.
+fn set_current_to_last(b: &mut SchunkBox, stop: i64) {
+    let items = i64::from(b.core.chunksize()) / i64::from(b.core.typesize().max(1));
+    if items > 0 && stop > 0 {
+        b.c.current_nchunk = (stop - 1) / items;
+    }
+}
+
 /// Appends a compressed chunk; returns the new number of chunks or a negative code.
 ///
 /// # Safety
@@ -54,7 +62,9 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(
         // SAFETY: forwarded caller guarantees.
         code64(unsafe {
             with_schunk(schunk, |b| {
-                take_chunk(chunk, copy, |c| b.core.append_chunk(c))
+                let n = take_chunk(chunk, copy, |c| b.core.append_chunk(c))?;
+                b.c.current_nchunk = n - 1;
+                Ok(n)
             })
         })
     })
@@ -75,7 +85,9 @@ pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
         // SAFETY: forwarded caller guarantees.
         code64(unsafe {
             with_schunk(schunk, |b| {
-                take_chunk(chunk, copy, |c| b.core.insert_chunk(nchunk, c))
+                let n = take_chunk(chunk, copy, |c| b.core.insert_chunk(nchunk, c))?;
+                b.c.current_nchunk = nchunk;
+                Ok(n)
             })
         })
     })
@@ -99,7 +111,9 @@ pub unsafe extern "C" fn blosc2_schunk_update_chunk(
                 if nchunk < 0 || nchunk >= b.core.nchunks() {
                     return Err(Error::InvalidParam);
                 }
-                take_chunk(chunk, copy, |c| b.core.update_chunk(nchunk, c))
+                let n = take_chunk(chunk, copy, |c| b.core.update_chunk(nchunk, c))?;
+                b.c.current_nchunk = nchunk;
+                Ok(n)
             })
         })
     })
@@ -116,7 +130,13 @@ pub unsafe extern "C" fn blosc2_schunk_delete_chunk(
 ) -> i64 {
     guard(i64::from(Error::Failure.code()), || {
         // SAFETY: forwarded caller guarantees.
-        code64(unsafe { with_schunk(schunk, |b| b.core.delete_chunk(nchunk)) })
+        code64(unsafe {
+            with_schunk(schunk, |b| {
+                let n = b.core.delete_chunk(nchunk)?;
+                b.c.current_nchunk = nchunk;
+                Ok(n)
+            })
+        })
     })
 }
 
@@ -136,7 +156,9 @@ pub unsafe extern "C" fn blosc2_schunk_append_buffer(
             with_schunk(schunk, |b| {
                 let n = usize::try_from(nbytes).map_err(|_| Error::InvalidParam)?;
                 let src = bytes(src, n).ok_or(Error::NullPointer)?;
-                b.core.append_buffer(src)
+                let n = b.core.append_buffer(src)?;
+                b.c.current_nchunk = n - 1;
+                Ok(n)
             })
         })
     })
@@ -159,7 +181,9 @@ pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
             with_schunk(schunk, |b| {
                 let n = usize::try_from(nbytes).map_err(|_| Error::InvalidParam)?;
                 let dst = bytes_mut(dest, n).ok_or(Error::NullPointer)?;
-                b.core.decompress_chunk(nchunk, dst).map(|n| n as i64)
+                let n = b.core.decompress_chunk(nchunk, dst)?;
+                b.c.current_nchunk = nchunk;
+                Ok(n as i64)
             })
         })
     })
@@ -201,6 +225,7 @@ unsafe fn hand_out_chunk(
             };
             *chunk = p;
             *needs_free = free;
+            b.c.current_nchunk = nchunk;
             Ok(len)
         })
     };
@@ -314,7 +339,9 @@ pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
             with_schunk(schunk, |b| {
                 let len = slice_len(b.core.typesize(), start, stop)?;
                 let buf = bytes_mut(buffer, len).ok_or(Error::NullPointer)?;
-                b.core.get_slice(start, stop, buf).map(|()| 0)
+                b.core.get_slice(start, stop, buf)?;
+                set_current_to_last(b, stop);
+                Ok(0)
             })
         })
     })
@@ -337,7 +364,9 @@ pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
             with_schunk(schunk, |b| {
                 let len = slice_len(b.core.typesize(), start, stop)?;
                 let buf = bytes(buffer, len).ok_or(Error::NullPointer)?;
-                b.core.set_slice(start, stop, buf).map(|()| 0)
+                b.core.set_slice(start, stop, buf)?;
+                set_current_to_last(b, stop);
+                Ok(0)
             })
         })
     })
