@@ -4,6 +4,7 @@
 
 use std::ffi::{c_char, c_int, CString};
 use std::path::Path;
+use std::mem::MaybeUninit;
 
 use super::context::{
     blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams, handle_ctx,
@@ -100,7 +101,14 @@ impl SchunkBox {
         // Built in place: the C struct holds 8192 vlmetalayer slots (64 KiB), too big to
         // assemble on the stack and move into the box. Zeroed allocation (calloc) leaves
         // those slots' pages untouched until used, as the reference's calloc does.
-        let mut uninit = Box::<SchunkBox>::new_zeroed();
+        let layout = std::alloc::Layout::new::<SchunkBox>();
+        // SAFETY: the layout is that of `SchunkBox`, whose size is not zero.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        if raw.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        // SAFETY: `raw` is a fresh allocation with the layout of `SchunkBox`, owned here.
+        let mut uninit = unsafe { Box::from_raw(raw.cast::<MaybeUninit<SchunkBox>>()) };
         let p = uninit.as_mut_ptr();
         // SAFETY: `p` points to the box's zeroed memory; every field other than `c` is
         // written exactly once through raw places before `assume_init`. All-zero bytes are
