@@ -105,6 +105,18 @@ static void slices(int kind) {
   n = blosc2_get_slice_nchunks(sc, &start, &stop, &idx);
   CHECK(n == 1 && idx && idx[0] == 4, "%s slice_nchunks tail -> %lld", k, (long long)n);
   free(idx);
+  /* empty and reversed slices: the span ceil(stop / chunk) - start / chunk, as reported */
+  static const int64_t edges[][3] = {{0, 0, 0}, {1000, 1000, 0}, {3, 2, 1},
+                                     {1500, 500, 0}, {2500, 1000, -1}, {4000, 100, -3}};
+  for (unsigned e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+    start = edges[e][0];
+    stop = edges[e][1];
+    idx = NULL;
+    n = blosc2_get_slice_nchunks(sc, &start, &stop, &idx);
+    CHECK_EQ(n, edges[e][2], "%s slice_nchunks [%lld,%lld)", k, (long long)start,
+             (long long)stop);
+    if (n > 0) free(idx);
+  }
   blosc2_schunk_free(sc);
 
   if (fc_kind_on_disk(kind)) {

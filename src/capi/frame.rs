@@ -70,6 +70,11 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
                     std::slice::from_raw_parts(start, ndim),
                     std::slice::from_raw_parts(stop, ndim),
                 )?;
+                if nd_meta.is_none() && idx.is_empty() {
+                    // The reference reports the span, also when it is negative.
+                    *chunks_idx = std::ptr::null_mut();
+                    return Ok(b.core.flat_slice_span(*start, *stop));
+                }
                 let p = libc::malloc(idx.len().max(1) * 8).cast::<i64>();
                 if p.is_null() {
                     return Err(Error::MemoryAlloc);

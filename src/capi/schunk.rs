@@ -3,8 +3,8 @@
 //! brings the C fields up to date before returning.
 
 use std::ffi::{c_char, c_int, CString};
-use std::path::Path;
 use std::mem::MaybeUninit;
+use std::path::Path;
 
 use super::context::{
     blosc2_create_cctx, blosc2_create_dctx, blosc2_free_ctx, core_cparams, handle_ctx,

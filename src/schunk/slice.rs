@@ -246,11 +246,24 @@ impl SuperChunk {
         Ok(n)
     }
 
+    /// For a flat super-chunk, `ceil(stop / chunk) - start / chunk` in chunk items: the
+    /// number of chunks the reference reports for the slice `start..stop`, zero or negative
+    /// when it is empty or reversed.
+    pub fn flat_slice_span(&self, start: i64, stop: i64) -> i64 {
+        let ts = i64::from(self.cparams.typesize).max(1);
+        let items = i64::from(self.chunksize) / ts;
+        if items <= 0 {
+            return 0;
+        }
+        stop / items + i64::from(stop % items != 0) - start / items
+    }
+
     /// Indices of the chunks a slice touches. `start`/`stop` hold one position per
     /// dimension of the "b2nd" (or "caterva") metalayer, or a single item position for
     /// flat super-chunks. Like the reference, a dimension covers the chunks from
-    /// `start / chunk` up to `ceil(stop / chunk)` without bounds checks (at least one for
-    /// flat super-chunks).
+    /// `start / chunk` up to `ceil(stop / chunk)` without bounds checks (none when that
+    /// range is empty; see [`SuperChunk::flat_slice_span`] for the count the reference
+    /// reports then).
     pub fn slice_chunks(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
         let meta = self
             .metalayers
@@ -273,11 +286,7 @@ impl SuperChunk {
         for d in 0..ndim {
             let first = start[d] / chunkshape[d];
             let last = stop[d] / chunkshape[d] + i64::from(stop[d] % chunkshape[d] != 0);
-            let n = if meta.is_some() {
-                (last - first).max(0)
-            } else {
-                (last - first).max(1)
-            };
+            let n = (last - first).max(0);
             total = total
                 .checked_mul(n)
                 .filter(|&t| t <= 1 << 24)
