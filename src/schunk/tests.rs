@@ -317,7 +317,8 @@ fn slice_chunk_indices_follow_the_reference_arithmetic() {
     }
     assert_eq!(sc.slice_chunks(&[500], &[2500]).expect("a"), [0, 1, 2]);
     assert_eq!(sc.slice_chunks(&[999], &[1001]).expect("b"), [0, 1]);
-    assert!(sc.slice_chunks(&[10], &[10]).expect("c").is_empty());
+    assert_eq!(sc.slice_chunks(&[10], &[10]).expect("c"), [0]);
+    assert!(sc.slice_chunks(&[1000], &[1000]).expect("e").is_empty());
     assert_eq!(sc.slice_chunks(&[3], &[2]).expect("d"), [0]);
     assert_eq!(sc.flat_slice_span(2500, 1000), -1);
     assert_eq!(multidim_to_unidim(&[1, 2], &[7, 1]), 9);
