@@ -106,7 +106,7 @@ static void slices(int kind) {
   CHECK(n == 1 && idx && idx[0] == 4, "%s slice_nchunks tail -> %lld", k, (long long)n);
   free(idx);
   /* empty and reversed slices: the span ceil(stop / chunk) - start / chunk, as reported */
-  static const int64_t edges[][3] = {{0, 0, 0}, {1000, 1000, 0}, {3, 2, 1},
+  static const int64_t edges[][3] = {{0, 0, 0}, {10, 10, 1}, {1000, 1000, 0}, {3, 2, 1},
                                      {1500, 500, 0}, {2500, 1000, -1}, {4000, 100, -3}};
   for (unsigned e = 0; e < sizeof edges / sizeof edges[0]; e++) {
     start = edges[e][0];
