@@ -6,7 +6,7 @@ use super::dict;
 use super::header::{offsets, write_i32, NewHeader};
 use super::hooks::{Output, Prefilter};
 use super::instr;
-use super::parallel::{compress_parallel, copy_parallel, PARALLEL_COPY_MIN};
+use super::parallel::compress_parallel;
 use super::pipeline::{delta_reference, forward, resolve, Capture, Filters};
 use super::scratch::Scratch;
 use super::streams::{encode_block, run_prefilter, BlockJob, EncParams};
@@ -335,12 +335,7 @@ pub(crate) fn compress(
                     run_prefilter(&p, pf, ttmp, block, j, 0, Output::Buffer(o))?;
                 }
             }
-            None => match pool {
-                Some(pool) if pool.len() > 1 && src.len() >= PARALLEL_COPY_MIN => {
-                    copy_parallel(pool, src, out, lay.blocksize)?
-                }
-                _ => out.copy_from_slice(src),
-            },
+            None => out.copy_from_slice(src),
         }
         cbytes = src.len() + hlen;
     }

@@ -404,6 +404,11 @@ fn run_blocks(
     mask: Option<&[bool]>,
     out: &mut [u8],
 ) -> Result<usize> {
+    if mask.is_none() && c.env.postfilter.is_none() {
+        if let Some(n) = decode_flat(c, out)? {
+            return Ok(n);
+        }
+    }
     let p = c.params();
     if p.filters.has_delta() && !c.is_flat() && !out.is_empty() {
         let (head, rest) = out.split_at_mut(c.blocksize.min(out.len()));
@@ -416,6 +421,25 @@ fn run_blocks(
     } else {
         decode_range(c, &p, sc, pool, mask, 0, out, &[])
     }
+}
+
+/// Decodes a memcpyed, all-zeros or uninitialized chunk in one go (one copy or fill of the
+/// whole output, as memory-bound work gains nothing from being split over blocks or
+/// threads). `None` for every other chunk, whose blocks are decoded one by one.
+fn decode_flat(c: &Prepared, out: &mut [u8]) -> Result<Option<usize>> {
+    match c.h.special() {
+        SPECIAL_ZERO => out.fill(0),
+        SPECIAL_UNINIT => {}
+        NO_SPECIAL if c.h.is_memcpyed() && !c.h.is_lazy() => {
+            let stored = c
+                .src
+                .get(c.hlen..c.hlen + out.len())
+                .ok_or(Error::ReadBuffer)?;
+            out.copy_from_slice(stored);
+        }
+        _ => return Ok(None),
+    }
+    Ok(Some(out.len()))
 }
 
 /// Decodes blocks `first..` into `out` (which starts at block `first`).
