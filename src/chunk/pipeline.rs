@@ -51,6 +51,25 @@ impl Filters<'_> {
         self.ids.iter().filter(|&&id| id != NOFILTER).count()
     }
 
+    /// Whether the backward pipeline is one byte unshuffle by the typesize, possibly
+    /// followed by one DELTA (DELTA in an earlier slot than SHUFFLE; TRUNC_PREC does nothing
+    /// on decompression). A block whose streams are all runs then decodes, before DELTA, to
+    /// one element repeated.
+    pub fn is_plain_shuffle(&self) -> bool {
+        let (mut shuffled, mut deltas) = (false, 0);
+        for slot in 0..MAX_FILTERS {
+            match self.ids[slot] {
+                NOFILTER | TRUNC_PREC => {}
+                DELTA if !shuffled => deltas += 1,
+                SHUFFLE if !shuffled && self.shuffle_width(slot) == self.typesize => {
+                    shuffled = true;
+                }
+                _ => return false,
+            }
+        }
+        shuffled && deltas <= 1
+    }
+
     fn shuffle_width(&self, slot: usize) -> usize {
         match self.meta[slot] {
             0 => self.typesize,

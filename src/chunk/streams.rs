@@ -5,9 +5,11 @@ use super::header::{read_i32, write_i32};
 use super::hooks::{ttmp_len, Output, Prefilter, PrefilterArgs};
 use super::pipeline::{self, Capture, Filters};
 use super::scratch::{ensure, Codecs, Scratch};
+use super::special;
 use crate::codecs::{blosclz, lz4, zlib, zstd};
 use crate::constants::*;
 use crate::error::{Error, Result};
+use crate::filters::delta;
 use crate::registry::plugins::{Codec, CompressCall, DecompressCall};
 
 /// What block compression needs to know about the chunk being written.
@@ -322,6 +324,28 @@ pub(crate) fn decode_block(
     if neblock == 0 {
         return Err(Error::Failure);
     }
+    if buffered && (nstreams == 1 || bsize == nstreams * neblock) && p.filters.is_plain_shuffle() {
+        let mut element = [0u8; 256];
+        if run_element(src, ip, nstreams, &mut element) {
+            // Unshuffling planes that each hold one value gives that element repeated.
+            let element = &element[..nstreams];
+            let whole_words = bsize.is_multiple_of(typesize.max(1));
+            if p.filters.has_delta()
+                && offset > 0
+                && whole_words
+                && 64 % nstreams == 0
+                && dref.len() >= bsize
+            {
+                xor_repeated(element, &dref[..bsize], out);
+            } else {
+                special::fill(SPECIAL_VALUE, 0, element, 0, out)?;
+                if p.filters.has_delta() {
+                    delta::decode(dref, offset, typesize, out);
+                }
+            }
+            return Ok(bsize);
+        }
+    }
     {
         let target: &mut [u8] = if buffered {
             &mut sc.a[..bsize]
@@ -368,6 +392,55 @@ pub(crate) fn decode_block(
         pipeline::backward(&p.filters, &p.call, a, b, out, dref, offset)?;
     }
     Ok(nstreams * neblock)
+}
+
+/// Writes `out[i] = element[i % element.len()] ^ key[i]` (`element.len()` divides 64 and
+/// `key` is as long as `out`): a block of one repeated element after DELTA, in one pass.
+fn xor_repeated(element: &[u8], key: &[u8], out: &mut [u8]) {
+    let pattern: [u8; 64] = std::array::from_fn(|i| element[i % element.len()]);
+    let mut outs = out.chunks_exact_mut(64);
+    let mut keys = key.chunks_exact(64);
+    for (o, k) in outs.by_ref().zip(keys.by_ref()) {
+        for ((o, k), p) in o.iter_mut().zip(k).zip(&pattern) {
+            *o = k ^ p;
+        }
+    }
+    for ((o, k), p) in outs
+        .into_remainder()
+        .iter_mut()
+        .zip(keys.remainder())
+        .zip(&pattern)
+    {
+        *o = k ^ p;
+    }
+}
+
+/// Reads the `nstreams` stream headers at `ip` into `element` (byte `j` the value of stream
+/// `j`) if every stream is a well-formed run; `false` otherwise (the caller then decodes the
+/// streams one by one, meeting any error there).
+fn run_element(src: &[u8], mut ip: usize, nstreams: usize, element: &mut [u8; 256]) -> bool {
+    if nstreams > element.len() {
+        return false;
+    }
+    for value in &mut element[..nstreams] {
+        let Some(head) = src.get(ip..ip + 4) else {
+            return false;
+        };
+        let cbytes = read_i32(head, 0);
+        ip += 4;
+        *value = match cbytes {
+            0 => 0,
+            -255..=-1 => match src.get(ip) {
+                Some(token) if token & 0x01 != 0 => {
+                    ip += 1;
+                    (-cbytes) as u8
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+    }
+    true
 }
 
 #[cfg(test)]
