@@ -70,6 +70,23 @@ impl Filters<'_> {
         shuffled && deltas <= 1
     }
 
+    /// `Some(has_delta)` when the forward pipeline is exactly SHUFFLE by the typesize, or
+    /// DELTA then SHUFFLE by the typesize, with no other filter.
+    pub fn delta_shuffle(&self) -> Option<bool> {
+        let mut active = (0..MAX_FILTERS).filter(|&s| self.ids[s] != NOFILTER);
+        let (first, second) = (active.next()?, active.next());
+        if active.next().is_some() {
+            return None;
+        }
+        let (delta, shuffle) = match second {
+            Some(s) if self.ids[first] == DELTA => (true, s),
+            None => (false, first),
+            _ => return None,
+        };
+        (self.ids[shuffle] == SHUFFLE && self.shuffle_width(shuffle) == self.typesize)
+            .then_some(delta)
+    }
+
     fn shuffle_width(&self, slot: usize) -> usize {
         match self.meta[slot] {
             0 => self.typesize,

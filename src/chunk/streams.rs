@@ -9,7 +9,7 @@ use super::special;
 use crate::codecs::{blosclz, lz4, zlib, zstd};
 use crate::constants::*;
 use crate::error::{Error, Result};
-use crate::filters::delta;
+use crate::filters::{delta, shuffle};
 use crate::registry::plugins::{Codec, CompressCall, DecompressCall};
 
 /// What block compression needs to know about the chunk being written.
@@ -175,7 +175,34 @@ pub(crate) fn encode_block(
         }
         None => block,
     };
-    let filtered: &[u8] = if p.filters.any_forward() {
+    let nstreams = if p.split && !job.leftover {
+        p.filters.typesize
+    } else {
+        1
+    };
+    let ts = p.filters.typesize;
+    // (DELTA +) SHUFFLE of a block that is one element repeated gives one run per stream:
+    // then the shuffle and the scans for runs are skipped.
+    let plain = (p.runs && p.prefilter.is_none() && capture.is_none())
+        .then(|| p.filters.delta_shuffle())
+        .flatten()
+        .filter(|_| nstreams == ts && ts > 1 && bsize > 0 && bsize.is_multiple_of(ts));
+    let filtered: &[u8] = if let Some(has_delta) = plain {
+        ensure(a, bsize);
+        ensure(b, bsize);
+        let pre: &[u8] = if has_delta {
+            let key = if offset == 0 { input } else { p.dref };
+            delta::encode(key, offset, ts, input, &mut a[..bsize]);
+            &a[..bsize]
+        } else {
+            input
+        };
+        if let Some(element) = repeated_element(pre, ts) {
+            return Ok(write_runs(element, dest, pos).map(|end| end - start));
+        }
+        shuffle::shuffle(ts, pre, &mut b[..bsize]);
+        &b[..bsize]
+    } else if p.filters.any_forward() {
         ensure(a, bsize);
         ensure(b, bsize);
         match pipeline::forward(&p.filters, &p.call, p.dref, offset, input, a, b, capture)? {
@@ -188,11 +215,6 @@ pub(crate) fn encode_block(
     };
     let disposable = p.prefilter.is_some_and(|pf| pf.disposable);
     let destsize = dest.len();
-    let nstreams = if p.split && !job.leftover {
-        p.filters.typesize
-    } else {
-        1
-    };
     let neblock = bsize / nstreams;
     for j in 0..nstreams {
         pos += 4;
@@ -392,6 +414,52 @@ pub(crate) fn decode_block(
         pipeline::backward(&p.filters, &p.call, a, b, out, dref, offset)?;
     }
     Ok(nstreams * neblock)
+}
+
+/// The first `typesize` bytes of `data` if `data` is them repeated (whole elements only).
+fn repeated_element(data: &[u8], typesize: usize) -> Option<&[u8]> {
+    if typesize == 0 || data.len() < typesize || !data.len().is_multiple_of(typesize) {
+        return None;
+    }
+    let element = &data[..typesize];
+    if 64 % typesize != 0 {
+        return data
+            .chunks_exact(typesize)
+            .all(|e| e == element)
+            .then_some(element);
+    }
+    // 64 bytes per step without early exit inside a step, so that the compiler can use
+    // vector compares.
+    let pattern: [u8; 64] = std::array::from_fn(|i| element[i % typesize]);
+    let mut chunks = data.chunks_exact(64);
+    for c in chunks.by_ref() {
+        let diff = c.iter().zip(&pattern).fold(0, |acc, (x, y)| acc | (x ^ y));
+        if diff != 0 {
+            return None;
+        }
+    }
+    let rest = chunks.remainder();
+    (rest == &pattern[..rest.len()]).then_some(element)
+}
+
+/// Writes one run stream per byte of `element` (its value) at `pos`, as the run branch of
+/// [`encode_block`] does; returns the position after them, `None` when they do not fit.
+fn write_runs(element: &[u8], dest: &mut [u8], mut pos: usize) -> Option<usize> {
+    for &value in element {
+        pos += 4;
+        if pos > dest.len() {
+            return None;
+        }
+        write_i32(dest, pos - 4, -i32::from(value));
+        if value > 0 {
+            pos += 1;
+            if pos > dest.len() {
+                return None;
+            }
+            dest[pos - 1] = 0x01;
+        }
+    }
+    Some(pos)
 }
 
 /// Writes `out[i] = element[i % element.len()] ^ key[i]` (`element.len()` divides 64 and

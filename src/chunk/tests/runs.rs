@@ -1,5 +1,6 @@
-//! Blocks whose streams are all runs under a plain (DELTA +) SHUFFLE pipeline, which decode
-//! without unshuffling: the reference's chunks decode to the reference's output.
+//! Blocks whose streams are all runs under a plain (DELTA +) SHUFFLE pipeline, which are
+//! encoded without shuffling and decoded without unshuffling: our chunks are the
+//! reference's, and decode to the reference's output.
 
 use crate::constants::*;
 use crate::context::{CParams, Context, DParams};
@@ -65,6 +66,14 @@ fn run_blocks_decode_like_the_reference() {
                     let mut chunk = vec![0u8; src.len() + MAX_OVERHEAD];
                     let n = rf.compress_ctx(&cp, src, &mut chunk).expect("reference");
                     let chunk = &chunk[..n];
+                    for nthreads in [1, 2] {
+                        let mut mine = vec![0u8; src.len() + MAX_OVERHEAD];
+                        let cp = CParams { nthreads, ..cp };
+                        let m = Context::compressor(cp).compress(src, &mut mine);
+                        let case = (typesize, src.len(), filters, blocksize, splitmode, nthreads);
+                        assert_eq!(m, Ok(n), "compressed size for {case:?}");
+                        assert!(&mine[..n] == chunk, "compressed bytes for {case:?}");
+                    }
                     let mut want = vec![0u8; src.len()];
                     let wn = rf.decompress(chunk, &mut want);
                     for nthreads in [1, 2] {
