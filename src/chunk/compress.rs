@@ -2,6 +2,7 @@
 
 use std::any::Any;
 
+use super::decompress::copy_in_pieces;
 use super::dict;
 use super::header::{offsets, write_i32, NewHeader};
 use super::hooks::{Output, Prefilter};
@@ -335,7 +336,7 @@ pub(crate) fn compress(
                     run_prefilter(&p, pf, ttmp, block, j, 0, Output::Buffer(o))?;
                 }
             }
-            None => out.copy_from_slice(src),
+            None => copy_in_pieces(src, out),
         }
         cbytes = src.len() + hlen;
     }
