@@ -21,6 +21,14 @@ pub fn set_executor(executor: Option<Executor>) {
     *EXECUTOR.write().unwrap_or_else(PoisonError::into_inner) = executor;
 }
 
+/// Whether a parallel-for is installed (see [`set_executor`]).
+pub fn executor_installed() -> bool {
+    EXECUTOR
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .is_some()
+}
+
 fn executor() -> Option<Executor> {
     EXECUTOR
         .read()

@@ -405,7 +405,7 @@ fn run_blocks(
     out: &mut [u8],
 ) -> Result<usize> {
     if mask.is_none() && c.env.postfilter.is_none() {
-        if let Some(n) = decode_flat(c, out)? {
+        if let Some(n) = decode_flat(c, pool, out)? {
             return Ok(n);
         }
     }
@@ -436,9 +436,14 @@ pub(crate) fn copy_in_pieces(src: &[u8], out: &mut [u8]) {
 
 /// Decodes a memcpyed, all-zeros or uninitialized chunk in one go (one copy or fill of the
 /// whole output, as memory-bound work gains nothing from being split over blocks or
-/// threads). `None` for every other chunk, whose blocks are decoded one by one.
-fn decode_flat(c: &Prepared, out: &mut [u8]) -> Result<Option<usize>> {
-    match c.h.special() {
+/// threads). `None` for every other chunk, whose blocks are decoded one by one, and, like
+/// the reference, for a special chunk when a caller's parallel-for would run its blocks.
+fn decode_flat(c: &Prepared, pool: Option<&Pool>, out: &mut [u8]) -> Result<Option<usize>> {
+    let special = c.h.special();
+    if special != NO_SPECIAL && pool.is_some() && crate::threads::executor_installed() {
+        return Ok(None);
+    }
+    match special {
         SPECIAL_ZERO => out.chunks_mut(COPY_PIECE).for_each(|o| o.fill(0)),
         SPECIAL_UNINIT => {}
         NO_SPECIAL if c.h.is_memcpyed() && !c.h.is_lazy() => {
