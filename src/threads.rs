@@ -21,6 +21,14 @@ pub fn set_executor(executor: Option<Executor>) {
     *EXECUTOR.write().unwrap_or_else(PoisonError::into_inner) = executor;
 }
 
+/// Whether a parallel-for is installed (see [`set_executor`]).
+pub fn executor_installed() -> bool {
+    EXECUTOR
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .is_some()
+}
+
 fn executor() -> Option<Executor> {
     EXECUTOR
         .read()
@@ -71,8 +79,9 @@ impl Pool {
         if let Some(t) = self.threads.get() {
             return Ok(t);
         }
+        // The caller runs thread id 0 itself.
         let built = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.len().min(MAX_OS_THREADS))
+            .num_threads((self.len() - 1).clamp(1, MAX_OS_THREADS))
             .thread_name(|i| format!("blosc2-worker-{i}"))
             .build()
             .map_err(|_| Error::ThreadCreate)?;
@@ -86,11 +95,16 @@ impl Pool {
             ex(self.len(), &per_tid);
             return Ok(());
         }
+        if self.len() == 1 {
+            per_tid(0);
+            return Ok(());
+        }
         let per_tid = &per_tid;
-        self.threads()?.scope(|s| {
-            for tid in 0..self.len() {
+        self.threads()?.in_place_scope(|s| {
+            for tid in 1..self.len() {
                 s.spawn(move |_| per_tid(tid));
             }
+            per_tid(0);
         });
         Ok(())
     }

@@ -12,7 +12,10 @@
  * operation x nthreads, per codec, and the worst cases.
  *
  * usage: bench OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--codec NAME] [--full]
- *              [--threads T] [--quick]
+ *              [--threads T] [--quick] [--filter NAME] [--data NAME] [--clevel L]
+ *
+ * --codec, --filter, --data, --clevel and --threads each narrow the matrix to one value
+ * (--clevel picks that clevel for every case, instead of the rotation).
  */
 #include <blosc2.h>
 #include <math.h>
@@ -246,20 +249,23 @@ int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr,
             "usage: %s OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--codec NAME] [--full] "
-            "[--threads T] [--quick]\n",
+            "[--threads T] [--quick] [--filter NAME] [--data NAME] [--clevel L]\n",
             argv[0]);
     return 2;
   }
   lib_t ours = {.label = "ours", .path = argv[1]};
   lib_t ref = {.label = "reference", .path = argv[2]};
-  int reps = 3, full = 0, only_threads = 0;
-  const char *only_codec = NULL;
+  int reps = 3, full = 0, only_threads = 0, only_clevel = 0;
+  const char *only_codec = NULL, *only_filter = NULL, *only_data = NULL;
   double mb = 64;
   for (int i = 3; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--mb") && i + 1 < argc) mb = atof(argv[++i]);
     else if (!strcmp(argv[i], "--codec") && i + 1 < argc) only_codec = argv[++i];
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc) only_threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--filter") && i + 1 < argc) only_filter = argv[++i];
+    else if (!strcmp(argv[i], "--data") && i + 1 < argc) only_data = argv[++i];
+    else if (!strcmp(argv[i], "--clevel") && i + 1 < argc) only_clevel = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--full")) full = 1;
     else if (!strcmp(argv[i], "--quick")) {
       reps = 1;
@@ -291,12 +297,15 @@ int main(int argc, char **argv) {
   printf("%-8s %-8s %-8s %2s %3s | %7s %7s | %7s %7s | %8s %8s\n", "codec", "filter", "data",
          "L", "thr", "c wall", "c cpu", "d wall", "d cpu", "ratio o", "ratio r");
   for (int di = 0; di < NDATA; di++) {
+    if (only_data && strcmp(only_data, data_names[di]) != 0) continue;
     tc_fill(g_src, n, data_kind[di], (size_t)data_typesize[di], 1);
     for (int ci = 0; ci < NCODECS; ci++) {
       if (only_codec && strcmp(only_codec, codec_names[ci]) != 0) continue;
       for (int fi = 0; fi < NFILTERS; fi++)
         for (int li = 0; li < 3; li++) {
-          if (!full && li != (ci + fi + di) % 3) continue;
+          if (only_filter && strcmp(only_filter, filter_names[fi]) != 0) continue;
+          if (only_clevel ? clevels[li] != only_clevel : !full && li != (ci + fi + di) % 3)
+            continue;
           for (int thr = 1; thr <= 2; thr++) {
             if (only_threads && thr != only_threads) continue;
             case_t *k = &g_cases[g_ncases++];

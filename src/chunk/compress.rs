@@ -2,11 +2,12 @@
 
 use std::any::Any;
 
+use super::decompress::copy_in_pieces;
 use super::dict;
 use super::header::{offsets, write_i32, NewHeader};
 use super::hooks::{Output, Prefilter};
 use super::instr;
-use super::parallel::{compress_parallel, copy_parallel, PARALLEL_COPY_MIN};
+use super::parallel::compress_parallel;
 use super::pipeline::{delta_reference, forward, resolve, Capture, Filters};
 use super::scratch::Scratch;
 use super::streams::{encode_block, run_prefilter, BlockJob, EncParams};
@@ -335,12 +336,7 @@ pub(crate) fn compress(
                     run_prefilter(&p, pf, ttmp, block, j, 0, Output::Buffer(o))?;
                 }
             }
-            None => match pool {
-                Some(pool) if pool.len() > 1 && src.len() >= PARALLEL_COPY_MIN => {
-                    copy_parallel(pool, src, out, lay.blocksize)?
-                }
-                _ => out.copy_from_slice(src),
-            },
+            None => copy_in_pieces(src, out),
         }
         cbytes = src.len() + hlen;
     }

@@ -404,6 +404,11 @@ fn run_blocks(
     mask: Option<&[bool]>,
     out: &mut [u8],
 ) -> Result<usize> {
+    if mask.is_none() && c.env.postfilter.is_none() {
+        if let Some(n) = decode_flat(c, pool, out)? {
+            return Ok(n);
+        }
+    }
     let p = c.params();
     if p.filters.has_delta() && !c.is_flat() && !out.is_empty() {
         let (head, rest) = out.split_at_mut(c.blocksize.min(out.len()));
@@ -416,6 +421,41 @@ fn run_blocks(
     } else {
         decode_range(c, &p, sc, pool, mask, 0, out, &[])
     }
+}
+
+/// Size of the pieces large copies and fills are made of: small enough for the C library's
+/// string instructions (much faster than its vector loops on large buffers out of cache).
+const COPY_PIECE: usize = 128 * 1024;
+
+/// Copies `src` into `out` (of the same length) in pieces of [`COPY_PIECE`] bytes.
+pub(crate) fn copy_in_pieces(src: &[u8], out: &mut [u8]) {
+    for (o, s) in out.chunks_mut(COPY_PIECE).zip(src.chunks(COPY_PIECE)) {
+        o.copy_from_slice(s);
+    }
+}
+
+/// Decodes a memcpyed, all-zeros or uninitialized chunk in one go (one copy or fill of the
+/// whole output, as memory-bound work gains nothing from being split over blocks or
+/// threads). `None` for every other chunk, whose blocks are decoded one by one, and, like
+/// the reference, for a special chunk when a caller's parallel-for would run its blocks.
+fn decode_flat(c: &Prepared, pool: Option<&Pool>, out: &mut [u8]) -> Result<Option<usize>> {
+    let special = c.h.special();
+    if special != NO_SPECIAL && pool.is_some() && crate::threads::executor_installed() {
+        return Ok(None);
+    }
+    match special {
+        SPECIAL_ZERO => out.chunks_mut(COPY_PIECE).for_each(|o| o.fill(0)),
+        SPECIAL_UNINIT => {}
+        NO_SPECIAL if c.h.is_memcpyed() && !c.h.is_lazy() => {
+            let stored = c
+                .src
+                .get(c.hlen..c.hlen + out.len())
+                .ok_or(Error::ReadBuffer)?;
+            copy_in_pieces(stored, out);
+        }
+        _ => return Ok(None),
+    }
+    Ok(Some(out.len()))
 }
 
 /// Decodes blocks `first..` into `out` (which starts at block `first`).

@@ -1,5 +1,4 @@
-//! Parallel compression: blocks compressed on the pool and laid out in order, and the copy
-//! of a memcpyed chunk.
+//! Parallel compression: blocks compressed on the pool and laid out in order.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -10,19 +9,6 @@ use super::scratch::ensure;
 use super::streams::{encode_block, EncParams};
 use crate::error::Result;
 use crate::threads::{FirstError, Pool};
-
-/// Smallest memcpyed chunk whose copy is spread over the pool's threads.
-pub(super) const PARALLEL_COPY_MIN: usize = 256 * 1024;
-
-/// Copies `src` into `out` (of the same length) in pieces of `piece` bytes on the pool.
-pub(super) fn copy_parallel(pool: &Pool, src: &[u8], out: &mut [u8], piece: usize) -> Result<()> {
-    let pieces: Vec<Mutex<&mut [u8]>> = out.chunks_mut(piece).map(Mutex::new).collect();
-    pool.for_each_block(pieces.len(), &|k, _, _| {
-        let mut o = pieces[k].lock().unwrap_or_else(PoisonError::into_inner);
-        let (start, len) = (k * piece, o.len());
-        o.copy_from_slice(&src[start..start + len]);
-    })
-}
 
 /// Where the blocks compressed in parallel are laid out in order: the chunk, the first block
 /// not placed yet and where it goes.

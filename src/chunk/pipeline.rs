@@ -51,6 +51,42 @@ impl Filters<'_> {
         self.ids.iter().filter(|&&id| id != NOFILTER).count()
     }
 
+    /// Whether the backward pipeline is one byte unshuffle by the typesize, possibly
+    /// followed by one DELTA (DELTA in an earlier slot than SHUFFLE; TRUNC_PREC does nothing
+    /// on decompression). A block whose streams are all runs then decodes, before DELTA, to
+    /// one element repeated.
+    pub fn is_plain_shuffle(&self) -> bool {
+        let (mut shuffled, mut deltas) = (false, 0);
+        for slot in 0..MAX_FILTERS {
+            match self.ids[slot] {
+                NOFILTER | TRUNC_PREC => {}
+                DELTA if !shuffled => deltas += 1,
+                SHUFFLE if !shuffled && self.shuffle_width(slot) == self.typesize => {
+                    shuffled = true;
+                }
+                _ => return false,
+            }
+        }
+        shuffled && deltas <= 1
+    }
+
+    /// `Some(has_delta)` when the forward pipeline is exactly SHUFFLE by the typesize, or
+    /// DELTA then SHUFFLE by the typesize, with no other filter.
+    pub fn delta_shuffle(&self) -> Option<bool> {
+        let mut active = (0..MAX_FILTERS).filter(|&s| self.ids[s] != NOFILTER);
+        let (first, second) = (active.next()?, active.next());
+        if active.next().is_some() {
+            return None;
+        }
+        let (delta, shuffle) = match second {
+            Some(s) if self.ids[first] == DELTA => (true, s),
+            None => (false, first),
+            _ => return None,
+        };
+        (self.ids[shuffle] == SHUFFLE && self.shuffle_width(shuffle) == self.typesize)
+            .then_some(delta)
+    }
+
     fn shuffle_width(&self, slot: usize) -> usize {
         match self.meta[slot] {
             0 => self.typesize,

@@ -5,9 +5,11 @@ use super::header::{read_i32, write_i32};
 use super::hooks::{ttmp_len, Output, Prefilter, PrefilterArgs};
 use super::pipeline::{self, Capture, Filters};
 use super::scratch::{ensure, Codecs, Scratch};
+use super::special;
 use crate::codecs::{blosclz, lz4, zlib, zstd};
 use crate::constants::*;
 use crate::error::{Error, Result};
+use crate::filters::{delta, shuffle};
 use crate::registry::plugins::{Codec, CompressCall, DecompressCall};
 
 /// What block compression needs to know about the chunk being written.
@@ -173,7 +175,34 @@ pub(crate) fn encode_block(
         }
         None => block,
     };
-    let filtered: &[u8] = if p.filters.any_forward() {
+    let nstreams = if p.split && !job.leftover {
+        p.filters.typesize
+    } else {
+        1
+    };
+    let ts = p.filters.typesize;
+    // (DELTA +) SHUFFLE of a block that is one element repeated gives one run per stream:
+    // then the shuffle and the scans for runs are skipped.
+    let plain = (p.runs && p.prefilter.is_none() && capture.is_none())
+        .then(|| p.filters.delta_shuffle())
+        .flatten()
+        .filter(|_| nstreams == ts && ts > 1 && bsize > 0 && bsize.is_multiple_of(ts));
+    let filtered: &[u8] = if let Some(has_delta) = plain {
+        ensure(a, bsize);
+        ensure(b, bsize);
+        let pre: &[u8] = if has_delta {
+            let key = if offset == 0 { input } else { p.dref };
+            delta::encode(key, offset, ts, input, &mut a[..bsize]);
+            &a[..bsize]
+        } else {
+            input
+        };
+        if let Some(element) = repeated_element(pre, ts) {
+            return Ok(write_runs(element, dest, pos).map(|end| end - start));
+        }
+        shuffle::shuffle(ts, pre, &mut b[..bsize]);
+        &b[..bsize]
+    } else if p.filters.any_forward() {
         ensure(a, bsize);
         ensure(b, bsize);
         match pipeline::forward(&p.filters, &p.call, p.dref, offset, input, a, b, capture)? {
@@ -186,11 +215,6 @@ pub(crate) fn encode_block(
     };
     let disposable = p.prefilter.is_some_and(|pf| pf.disposable);
     let destsize = dest.len();
-    let nstreams = if p.split && !job.leftover {
-        p.filters.typesize
-    } else {
-        1
-    };
     let neblock = bsize / nstreams;
     for j in 0..nstreams {
         pos += 4;
@@ -322,6 +346,28 @@ pub(crate) fn decode_block(
     if neblock == 0 {
         return Err(Error::Failure);
     }
+    if buffered && (nstreams == 1 || bsize == nstreams * neblock) && p.filters.is_plain_shuffle() {
+        let mut element = [0u8; 256];
+        if run_element(src, ip, nstreams, &mut element) {
+            // Unshuffling planes that each hold one value gives that element repeated.
+            let element = &element[..nstreams];
+            let whole_words = bsize.is_multiple_of(typesize.max(1));
+            if p.filters.has_delta()
+                && offset > 0
+                && whole_words
+                && 64 % nstreams == 0
+                && dref.len() >= bsize
+            {
+                xor_repeated(element, &dref[..bsize], out);
+            } else {
+                special::fill(SPECIAL_VALUE, 0, element, 0, out)?;
+                if p.filters.has_delta() {
+                    delta::decode(dref, offset, typesize, out);
+                }
+            }
+            return Ok(bsize);
+        }
+    }
     {
         let target: &mut [u8] = if buffered {
             &mut sc.a[..bsize]
@@ -368,6 +414,101 @@ pub(crate) fn decode_block(
         pipeline::backward(&p.filters, &p.call, a, b, out, dref, offset)?;
     }
     Ok(nstreams * neblock)
+}
+
+/// The first `typesize` bytes of `data` if `data` is them repeated (whole elements only).
+fn repeated_element(data: &[u8], typesize: usize) -> Option<&[u8]> {
+    if typesize == 0 || data.len() < typesize || !data.len().is_multiple_of(typesize) {
+        return None;
+    }
+    let element = &data[..typesize];
+    if 64 % typesize != 0 {
+        return data
+            .chunks_exact(typesize)
+            .all(|e| e == element)
+            .then_some(element);
+    }
+    // 64 bytes per step without early exit inside a step, so that the compiler can use
+    // vector compares.
+    let pattern: [u8; 64] = std::array::from_fn(|i| element[i % typesize]);
+    let mut chunks = data.chunks_exact(64);
+    for c in chunks.by_ref() {
+        let diff = c.iter().zip(&pattern).fold(0, |acc, (x, y)| acc | (x ^ y));
+        if diff != 0 {
+            return None;
+        }
+    }
+    let rest = chunks.remainder();
+    (rest == &pattern[..rest.len()]).then_some(element)
+}
+
+/// Writes one run stream per byte of `element` (its value) at `pos`, as the run branch of
+/// [`encode_block`] does; returns the position after them, `None` when they do not fit.
+fn write_runs(element: &[u8], dest: &mut [u8], mut pos: usize) -> Option<usize> {
+    for &value in element {
+        pos += 4;
+        if pos > dest.len() {
+            return None;
+        }
+        write_i32(dest, pos - 4, -i32::from(value));
+        if value > 0 {
+            pos += 1;
+            if pos > dest.len() {
+                return None;
+            }
+            dest[pos - 1] = 0x01;
+        }
+    }
+    Some(pos)
+}
+
+/// Writes `out[i] = element[i % element.len()] ^ key[i]` (`element.len()` divides 64 and
+/// `key` is as long as `out`): a block of one repeated element after DELTA, in one pass.
+fn xor_repeated(element: &[u8], key: &[u8], out: &mut [u8]) {
+    let pattern: [u8; 64] = std::array::from_fn(|i| element[i % element.len()]);
+    let mut outs = out.chunks_exact_mut(64);
+    let mut keys = key.chunks_exact(64);
+    for (o, k) in outs.by_ref().zip(keys.by_ref()) {
+        for ((o, k), p) in o.iter_mut().zip(k).zip(&pattern) {
+            *o = k ^ p;
+        }
+    }
+    for ((o, k), p) in outs
+        .into_remainder()
+        .iter_mut()
+        .zip(keys.remainder())
+        .zip(&pattern)
+    {
+        *o = k ^ p;
+    }
+}
+
+/// Reads the `nstreams` stream headers at `ip` into `element` (byte `j` the value of stream
+/// `j`) if every stream is a well-formed run; `false` otherwise (the caller then decodes the
+/// streams one by one, meeting any error there).
+fn run_element(src: &[u8], mut ip: usize, nstreams: usize, element: &mut [u8; 256]) -> bool {
+    if nstreams > element.len() {
+        return false;
+    }
+    for value in &mut element[..nstreams] {
+        let Some(head) = src.get(ip..ip + 4) else {
+            return false;
+        };
+        let cbytes = read_i32(head, 0);
+        ip += 4;
+        *value = match cbytes {
+            0 => 0,
+            -255..=-1 => match src.get(ip) {
+                Some(token) if token & 0x01 != 0 => {
+                    ip += 1;
+                    (-cbytes) as u8
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+    }
+    true
 }
 
 #[cfg(test)]

@@ -9,4 +9,5 @@ mod hostile;
 mod instr;
 mod plugins;
 mod roundtrip;
+mod runs;
 mod vl;
