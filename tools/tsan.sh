@@ -5,7 +5,12 @@
 #     threads (nthreads 1 and 2), the global API from 3 more, blosc2_init from 8 at once;
 #   - the frame race check (ctest/security/race_frames.c): super-chunks with nthreads 2 in
 #     memory, as in-memory frames and as frame files; a writer and three readers, each
-#     with its own handle, on one contiguous and on one sparse frame.
+#     with its own handle, on one contiguous and on one sparse frame;
+#   - the b2nd race check (ctest/security/race_b2nd.c): arrays with nthreads 2 (from and to
+#     buffers, set and get slices, slices into new arrays, through a contiguous frame); a
+#     writer and three readers, each with its own handle, on one array in a frame file and
+#     in a sparse directory, without and with BLOSC_LOCKING; squeezed and expanded views on
+#     two threads.
 # Needs the nightly toolchain with rust-src (installed when missing): std must be rebuilt
 # with the sanitizer (-Zbuild-std), or every lock inside std looks like a race. Any
 # ThreadSanitizer report fails the script (exit status 66). Not part of tools/test-all.sh.
@@ -30,9 +35,11 @@ gcc -O1 -g -fsanitize=thread -DBLOSC2_VARIANT_OURS=1 -Iinclude -Ictest -Ictest/c
   -c ctest/chunkapi/test_stress.c -o "$out/stress.o"
 gcc -o "$out/stress" "$out/stress.o" -Wl,--whole-archive "$runtime" -Wl,--no-whole-archive \
   "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
-gcc -O1 -g -fsanitize=thread -Iinclude -c ctest/security/race_frames.c -o "$out/race_frames.o"
-gcc -o "$out/race_frames" "$out/race_frames.o" -Wl,--whole-archive "$runtime" \
-  -Wl,--no-whole-archive "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
+for prog in race_frames race_b2nd; do
+  gcc -O1 -g -fsanitize=thread -Iinclude -c "ctest/security/$prog.c" -o "$out/$prog.o"
+  gcc -o "$out/$prog" "$out/$prog.o" -Wl,--whole-archive "$runtime" \
+    -Wl,--no-whole-archive "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
+done
 if [ $# -eq 0 ]; then set -- 2; fi
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}"
 status=0
@@ -42,5 +49,11 @@ echo "==> frames"
 rm -rf "$out/frames"
 mkdir -p "$out/frames"
 "$out/race_frames" "$out/frames" "$1" || status=$?
+for locking in 0 1; do
+  echo "==> b2nd (BLOSC_LOCKING=$locking)"
+  rm -rf "$out/b2nd"
+  mkdir -p "$out/b2nd"
+  BLOSC_LOCKING=$locking "$out/race_b2nd" "$out/b2nd" "$1" || status=$?
+done
 echo "==> tsan: exit status $status"
 exit $status
