@@ -5,10 +5,17 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::OnceLock;
 
-use blosc2::capi::types::blosc2_schunk;
+use blosc2::capi::types::{blosc2_dparams, blosc2_schunk};
 
-/// `int blosc2_decompress(const void *src, int32_t srcsize, void *dest, int32_t destsize)`.
-type DecompressFn = unsafe extern "C" fn(*const c_void, i32, *mut c_void, i32) -> c_int;
+/// `blosc2_dparams blosc2_get_blosc2_dparams_defaults(void)`.
+type DparamsFn = unsafe extern "C" fn() -> blosc2_dparams;
+/// `blosc2_context *blosc2_create_dctx(blosc2_dparams dparams)`.
+type CreateDctxFn = unsafe extern "C" fn(blosc2_dparams) -> *mut c_void;
+/// `int blosc2_decompress_ctx(blosc2_context *, const void *, int32_t, void *, int32_t)`.
+type DecompressCtxFn =
+    unsafe extern "C" fn(*mut c_void, *const c_void, i32, *mut c_void, i32) -> c_int;
+/// `void blosc2_free_ctx(blosc2_context *context)`.
+type FreeCtxFn = unsafe extern "C" fn(*mut c_void);
 /// `blosc2_schunk *blosc2_schunk_from_buffer(uint8_t *cframe, int64_t len, bool copy)`.
 type FromBufferFn = unsafe extern "C" fn(*mut u8, i64, bool) -> *mut blosc2_schunk;
 /// `int blosc2_schunk_free(blosc2_schunk *schunk)`.
@@ -21,7 +28,10 @@ type VlmetaFn =
 
 /// Entry points of the reference.
 pub struct Reference {
-    decompress: DecompressFn,
+    dparams: DparamsFn,
+    create_dctx: CreateDctxFn,
+    decompress_ctx: DecompressCtxFn,
+    free_ctx: FreeCtxFn,
     from_buffer: FromBufferFn,
     free: FreeFn,
     decompress_chunk: ChunkFn,
@@ -62,9 +72,16 @@ pub fn get() -> &'static Reference {
         unsafe {
             std::mem::transmute::<*mut c_void, unsafe extern "C" fn()>(sym("blosc2_init"))();
             Reference {
-                decompress: std::mem::transmute::<*mut c_void, DecompressFn>(sym(
-                    "blosc2_decompress",
+                dparams: std::mem::transmute::<*mut c_void, DparamsFn>(sym(
+                    "blosc2_get_blosc2_dparams_defaults",
                 )),
+                create_dctx: std::mem::transmute::<*mut c_void, CreateDctxFn>(sym(
+                    "blosc2_create_dctx",
+                )),
+                decompress_ctx: std::mem::transmute::<*mut c_void, DecompressCtxFn>(sym(
+                    "blosc2_decompress_ctx",
+                )),
+                free_ctx: std::mem::transmute::<*mut c_void, FreeCtxFn>(sym("blosc2_free_ctx")),
                 from_buffer: std::mem::transmute::<*mut c_void, FromBufferFn>(sym(
                     "blosc2_schunk_from_buffer",
                 )),
@@ -79,16 +96,25 @@ pub fn get() -> &'static Reference {
 }
 
 impl Reference {
-    /// `blosc2_decompress` of `src` (passing `srcsize`) into `dst`.
+    /// `blosc2_decompress_ctx` of `src` (passing `srcsize`) into `dst`, with a new context
+    /// of default parameters: the reference's global context keeps state from a refused
+    /// chunk that changes how the next chunk decodes (SECURITY.md), which a fresh context
+    /// per call leaves out of the comparison.
     pub fn decompress(&self, src: &[u8], srcsize: i32, dst: &mut [u8]) -> i32 {
-        // SAFETY: live buffers; srcsize never exceeds src.len() (the callers pass it).
+        // SAFETY: the reference's own defaults and a context freed after its one use; live
+        // buffers; srcsize never exceeds src.len() (the callers pass it).
         unsafe {
-            (self.decompress)(
+            let ctx = (self.create_dctx)((self.dparams)());
+            assert!(!ctx.is_null(), "the reference created no context");
+            let rc = (self.decompress_ctx)(
+                ctx,
                 src.as_ptr().cast(),
                 srcsize.min(src.len() as i32),
                 dst.as_mut_ptr().cast(),
                 dst.len() as i32,
-            )
+            );
+            (self.free_ctx)(ctx);
+            rc
         }
     }
 
