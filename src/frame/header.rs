@@ -233,6 +233,14 @@ impl FrameHeader {
         let mut filters = [0u8; 6];
         let mut filters_meta = [0u8; 6];
         filters[..usize::from(nfilters)].copy_from_slice(&pipe[..usize::from(nfilters)]);
+        // The reference opens a frame through a compression context made from these, which
+        // refuses filter ids that are neither built in, global plugins nor user ids.
+        if filters
+            .iter()
+            .any(|f| (5..=31).contains(f) || (37..=159).contains(f))
+        {
+            return Err(Error::InvalidHeader);
+        }
         filters_meta[..usize::from(nfilters)]
             .copy_from_slice(&pipe[FILTER_SLOTS..FILTER_SLOTS + usize::from(nfilters)]);
         let mut compcode = codecs & 0x0f;

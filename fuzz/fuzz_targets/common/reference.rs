@@ -3,7 +3,7 @@
 //! `tools/fetch-reference.sh`); a missing library is a failure.
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use blosc2::capi::types::{blosc2_dparams, blosc2_schunk};
 
@@ -130,30 +130,111 @@ impl Reference {
 impl Reference {
     /// Whether the reference opens the frame `bytes`, tried in a child process: its error
     /// paths crash on some hostile frames (an invalid free in `blosc2_schunk_free` called by
-    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing. The child's exit
-    /// status says "opened" only as 42 (a sanitizer's own exit status is 1).
+    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing. The child is
+    /// forked once and serves frame after frame over a socket (a fork per frame cost most
+    /// of the target's time); after a crash the next call forks a new one.
     pub fn opens_frame_in_child(&self, bytes: &[u8]) -> bool {
-        const OPENED: i32 = 42;
-        const REFUSED: i32 = 43;
-        // SAFETY: the child only opens and frees the frame through the reference, then
-        // leaves with _exit (no destructors, no atexit handlers of the parent).
+        static OPENER: Mutex<Option<Opener>> = Mutex::new(None);
+        let mut slot = OPENER.lock().unwrap_or_else(|e| e.into_inner());
+        let opener = slot.get_or_insert_with(|| self.spawn_opener());
+        let len = (bytes.len() as u64).to_le_bytes();
+        let mut answer = [0u8; 1];
+        if send_all(opener.fd, &len)
+            && send_all(opener.fd, bytes)
+            && recv_all(opener.fd, &mut answer)
+        {
+            return answer[0] == 1;
+        }
+        // The child died on this frame: the reference crashed, which counts as refusing.
+        if let Some(o) = slot.take() {
+            // SAFETY: closing our end of the socket and reaping our own child.
+            unsafe {
+                libc::close(o.fd);
+                libc::waitpid(o.pid, std::ptr::null_mut(), 0);
+            }
+        }
+        false
+    }
+
+    /// Forks the child that opens frames: it reads a 64-bit length and the frame, answers
+    /// one byte (1 opened, 0 refused), and leaves when the socket closes.
+    fn spawn_opener(&self) -> Opener {
+        let mut fds = [0 as c_int; 2];
+        // SAFETY: socketpair into a 2-element array; the child only reads frames, calls the
+        // reference and writes answers, then leaves with _exit (no destructors, no atexit
+        // handlers of the parent).
         unsafe {
+            let rc = libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr());
+            assert_eq!(rc, 0, "socketpair failed");
             let pid = libc::fork();
             assert!(pid >= 0, "fork failed");
             if pid == 0 {
+                libc::close(fds[0]);
                 quiet_crashes();
-                let opened = self.open_frame(bytes).is_some();
-                libc::_exit(if opened { OPENED } else { REFUSED });
+                let fd = fds[1];
+                let mut frame = Vec::new();
+                loop {
+                    let mut len = [0u8; 8];
+                    if !recv_all(fd, &mut len) {
+                        libc::_exit(0);
+                    }
+                    frame.resize(u64::from_le_bytes(len) as usize, 0);
+                    if !recv_all(fd, &mut frame) {
+                        libc::_exit(0);
+                    }
+                    let opened = self.open_frame(&frame).is_some();
+                    if !send_all(fd, &[u8::from(opened)]) {
+                        libc::_exit(0);
+                    }
+                }
             }
-            let mut status = 0;
-            libc::waitpid(pid, &mut status, 0);
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == OPENED
+            libc::close(fds[1]);
+            Opener { pid, fd: fds[0] }
         }
     }
 }
 
-/// Makes a crash of this (child) process plain: default signal dispositions, and no
-/// sanitizer death callback (under libFuzzer it would save the input as a finding of ours).
+/// The child process of [`Reference::opens_frame_in_child`] and our end of its socket.
+struct Opener {
+    pid: libc::pid_t,
+    fd: c_int,
+}
+
+/// Writes all of `buf` to the socket `fd` (false once the peer is gone; no SIGPIPE).
+fn send_all(fd: c_int, mut buf: &[u8]) -> bool {
+    while !buf.is_empty() {
+        // SAFETY: a live buffer of the given length.
+        let n = unsafe { libc::send(fd, buf.as_ptr().cast(), buf.len(), libc::MSG_NOSIGNAL) };
+        if n <= 0 {
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+        buf = &buf[n as usize..];
+    }
+    true
+}
+
+/// Fills `buf` from the socket `fd` (false at end of stream or on error).
+fn recv_all(fd: c_int, mut buf: &mut [u8]) -> bool {
+    while !buf.is_empty() {
+        // SAFETY: a live writable buffer of the given length.
+        let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
+        if n <= 0 {
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+        buf = &mut buf[n as usize..];
+    }
+    true
+}
+
+/// Makes a crash of this (child) process plain: default signal dispositions, no sanitizer
+/// death callback (under libFuzzer it would save the input as a finding of ours), and no
+/// libFuzzer timer or interrupt handling.
 ///
 /// # Safety
 /// Only for a forked child about to call the reference and leave with `_exit`.
@@ -164,6 +245,11 @@ unsafe fn quiet_crashes() {
         libc::SIGABRT,
         libc::SIGFPE,
         libc::SIGILL,
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGALRM,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
     ] {
         // SAFETY: restoring a default disposition.
         unsafe { libc::signal(sig, libc::SIG_DFL) };
