@@ -171,8 +171,10 @@ for target in "${targets[@]}"; do
     ${FUZZ_ARGS:-} > "$logs/$target.log" 2>&1 || true
   grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|SUMMARY|Test unit written|thread .* panicked)' \
     "$logs/$target.log" | sed 's/^/    /' || true
-  last=$(grep -E '^#[0-9]+(:| +(DONE|pulse|NEW|REDUCE|INITED))' "$logs/$target.log" | tail -n 1)
-  sed -E 's/^#([0-9]+):? +([A-Z]+ +)?/    last status: \1 execs, /' <<< "$last"
+  # libFuzzer's status lines: "#RUNS<tab>KIND cov: ..." or "#RUNS: cov: ..." (fork mode).
+  last=$(grep -E '^#[0-9]+(:|[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED))' "$logs/$target.log" |
+    tail -n 1 || true)
+  sed -E 's/^#([0-9]+):?[[:space:]]+([A-Z]+ +)?/    last status: \1 execs, /' <<< "$last"
   found=$(ls -A "artifacts/$target" 2> /dev/null | wc -l)
   if [ "$found" -gt 0 ]; then
     echo "    FOUND: $(ls "artifacts/$target")"
