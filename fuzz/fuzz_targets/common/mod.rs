@@ -282,11 +282,10 @@ pub fn differential_frame(data: &[u8]) {
 }
 
 /// Whether the fixed fields of a frame header (lengths, flags, sizes, typesize, block and
-/// chunk size, thread counts, the vlmetalayer flag, the filter pipeline) and of its trailer
-/// (the vlmetalayer section's array and size) carry the msgpack markers the format gives
-/// them. The reference reads these fields at their fixed offsets whatever the marker bytes
-/// say; ours parses them as msgpack and refuses a frame whose markers differ (a documented
-/// difference, SECURITY.md).
+/// chunk size, thread counts, the vlmetalayer flag, the filter pipeline) carry the msgpack
+/// markers the format gives them. The reference reads these fields at their fixed offsets
+/// whatever the marker bytes say; ours parses them as msgpack and refuses a header whose
+/// markers differ (a documented difference, SECURITY.md).
 fn header_markers_canonical(frame: &[u8]) -> bool {
     const MARKERS: [(usize, &[u8]); 12] = [
         (0x0a, &[0xd2]),
@@ -302,20 +301,9 @@ fn header_markers_canonical(frame: &[u8]) -> bool {
         (0x44, &[0xc2, 0xc3]),
         (0x45, &[0xd8]),
     ];
-    let header = MARKERS
+    MARKERS
         .iter()
-        .all(|&(at, ok)| frame.get(at).is_some_and(|b| ok.contains(b)));
-    // The trailer: its length is a big-endian u32 22 bytes before the frame's end.
-    let trailer = frame
-        .get(0x10..0x18)
-        .and_then(|b| usize::try_from(u64::from_be_bytes(b.try_into().ok()?)).ok())
-        .and_then(|len| {
-            let tail = frame.get(len.checked_sub(22)?..len.checked_sub(18)?)?;
-            let tlen = u32::from_be_bytes(tail.try_into().ok()?) as usize;
-            let at = len.checked_sub(tlen)?;
-            Some(frame.get(at + 2) == Some(&0x93) && frame.get(at + 3) == Some(&0xcd))
-        });
-    header && trailer != Some(false)
+        .all(|&(at, ok)| frame.get(at).is_some_and(|b| ok.contains(b)))
 }
 
 /// Any bytes as an in-memory contiguous frame: metalayers, chunks, slices.
