@@ -183,8 +183,11 @@ for target in "${targets[@]}"; do
   # One ledger line per run: executions add up over runs that keep the corpus.
   field() { sed -nE "s/.*$1:? +([0-9]+).*/\1/p" <<< "$last"; }
   stat_of() { sed -nE "s/^stat::$1: +([0-9]+)/\1/p" "$logs/$target.log" | tail -n 1; }
+  # Fork mode prints no final statistics: its last status line counts the executions.
+  runs=$(stat_of number_of_executed_units)
+  [ -n "$runs" ] || runs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<< "$last")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" \
-    "$((SECONDS - t0))" "$(stat_of number_of_executed_units)" "$(stat_of average_exec_per_sec)" \
+    "$((SECONDS - t0))" "$runs" "$(stat_of average_exec_per_sec)" \
     "$(field cov)" "$(field ft)" "$(ls "corpus/$target" | wc -l)" "$(stat_of peak_rss_mb)" \
     "$found" >> "$ledger"
 done
