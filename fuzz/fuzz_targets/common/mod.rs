@@ -161,6 +161,7 @@ enum Comparable {
 /// - instrumented chunks (blosc2 flags bit 7) decode to instrumentation records there;
 /// - lazy chunks: the reference does not check their `cbytes` against the source and
 ///   reads past it;
+/// - VL-block chunks claiming 0 bytes: the reference crashes on them;
 /// - filters and codecs of the reference's plugin registry (ids 32 and up: NDLZ, ZFP,
 ///   NDCELL, NDMEAN, ...) not built into this library yet.
 fn comparable(chunk: &[u8]) -> Comparable {
@@ -172,6 +173,10 @@ fn comparable(chunk: &[u8]) -> Comparable {
             || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
     // Lazy chunks: the reference trusts their cbytes and reads past the source (SECURITY.md).
     let lazy = h.is_extended() && h.is_lazy();
+    // VL-block chunks of 0 bytes: the reference reads through a NULL pointer (SECURITY.md).
+    if h.is_vl() && h.nbytes == 0 {
+        return Comparable::No;
+    }
     if plugin || lazy || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
         return Comparable::No;
     }

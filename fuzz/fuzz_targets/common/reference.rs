@@ -159,7 +159,7 @@ impl Reference {
     /// Forks the child that opens frames: it reads a 64-bit length and the frame, answers
     /// one byte (1 opened, 0 refused), and leaves when the socket closes.
     fn spawn_opener(&self) -> Opener {
-        let mut fds = [0 as c_int; 2];
+        let mut fds: [c_int; 2] = [0; 2];
         // SAFETY: socketpair into a 2-element array; the child only reads frames, calls the
         // reference and writes answers, then leaves with _exit (no destructors, no atexit
         // handlers of the parent).

@@ -37,6 +37,9 @@ fn blosc1(flags: u8, nbytes: i32, blocksize: i32, extra: usize) -> Vec<u8> {
     c
 }
 
+/// A change to a valid header.
+type Edit = fn(&mut [u8]);
+
 fn set(c: &mut [u8], at: usize, v: i32) {
     c[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
@@ -71,7 +74,7 @@ fn blosc1_header_fields_and_filters() {
 
 #[test]
 fn field_limits_are_invalid_headers() {
-    let bad: [(&str, fn(&mut Vec<u8>)); 6] = [
+    let bad: [(&str, Edit); 6] = [
         ("typesize 0", |c| c[offsets::TYPESIZE] = 0),
         ("blocksize 0", |c| set(c, offsets::BLOCKSIZE, 0)),
         ("negative blocksize", |c| set(c, offsets::BLOCKSIZE, -1)),
