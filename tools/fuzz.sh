@@ -14,12 +14,21 @@
 # target/fuzz-logs/<target>.log and summarised: executions, coverage (edges), features,
 # corpus size, peak RSS, executions per second.
 #
+# Every run adds a line to target/fuzz-campaign.tsv (date, target, seconds, executions,
+# executions/s, coverage, features, corpus files, peak RSS, artifacts), so that the
+# executions of several runs of one target can be added up.
+#
 # With FUZZ_KEEP_GOING=1 libFuzzer runs in fork mode and keeps fuzzing past findings
 # (-fork=1 -ignore_crashes=1 ...), so that a campaign collects every finding it meets.
 #
+# FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS=-runs=10000000 with SECONDS: whichever
+# limit comes first).
+#
 # usage: bash tools/fuzz.sh [SECONDS | -runs=RUNS] [TARGET...]
 #   targets: chunk_decode chunk_mutate differential differential_frame frame_read frame_file
-#            frame_meta sframe_index roundtrip schunk_ops io_backends (all by default)
+#            frame_meta sframe_index roundtrip schunk_ops io_backends bloscpack_read
+#            bcolz_meta b2nd_read ndlz_decode ndlz_roundtrip zfp_decode ndcell_backward
+#            (all by default)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root/fuzz"
@@ -121,27 +130,65 @@ for d in glob.glob(shared + "/**/", recursive=True):
 EOF
 
 logs="$root/target/fuzz-logs"
+ledger="$root/target/fuzz-campaign.tsv"
 keep_going=()
 if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
   keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
 mkdir -p "$logs"
+[ -f "$ledger" ] ||
+  printf 'date\ttarget\tseconds\texecutions\texec/s\tcov\tft\tcorpus\trss_mb\tartifacts\n' > "$ledger"
+
+# Targets that reach only safe Rust (forbid(unsafe_code) modules and unsafe-free codec and
+# filter code, no C codec): bounds and overflow checks already stop them on a bad access,
+# so they run without AddressSanitizer, about twice as fast (FUZZ_ASAN_ALL=1 keeps it).
+nosan=" frame_meta bcolz_meta ndlz_decode ndlz_roundtrip ndcell_backward "
+# Largest input per target: the parsers of small inputs get a cap that still holds every
+# input they read whole (an NDLZ block is at most 70 x 70 bytes, bcolz metadata a few
+# hundred bytes); the rest take chunks and frames up to 1 MiB.
+max_len() {
+  case $1 in
+    bcolz_meta | ndlz_roundtrip) echo 8192 ;;
+    ndlz_decode | ndcell_backward) echo 65536 ;;
+    zfp_decode) echo 262144 ;;
+    *) echo 1048576 ;;
+  esac
+}
+
 status=0
 for target in "${targets[@]}"; do
-  echo "==> $target ($stop)"
+  san=()
+  if [[ $nosan == *" $target "* && ${FUZZ_ASAN_ALL:-0} != 1 ]]; then
+    san=(-s none --target-dir target/nosan)
+  fi
+  echo "==> $target ($stop${san:+, no sanitizer})"
   # Leak checks are off: the worker threads of dropped thread pools still hold their few
-  # allocations when the process exits, which LeakSanitizer reports. Inputs up to 1 MiB;
-  # a run may use 2 GiB.
+  # allocations when the process exits, which LeakSanitizer reports. A run may use 2 GiB.
+  t0=$SECONDS
   ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" cargo +nightly fuzz run -O \
-    "$target" "corpus/$target" -- "$stop" -rss_limit_mb=2048 -max_len=1048576 \
-    -print_final_stats=1 -detect_leaks=0 "${keep_going[@]}" > "$logs/$target.log" 2>&1 || true
+    "${san[@]}" "$target" "corpus/$target" -- "$stop" -rss_limit_mb=2048 \
+    -max_len="$(max_len "$target")" -print_final_stats=1 -detect_leaks=0 "${keep_going[@]}" \
+    ${FUZZ_ARGS:-} > "$logs/$target.log" 2>&1 || true
   grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|SUMMARY|Test unit written|thread .* panicked)' \
     "$logs/$target.log" | sed 's/^/    /' || true
-  grep -E '^#[0-9]+(:| +(DONE|pulse|NEW|REDUCE|INITED))' "$logs/$target.log" | tail -n 1 |
-    sed -E 's/^#([0-9]+):? +([A-Z]+ +)?/    last status: \1 execs, /' || true
-  if [ -n "$(ls -A "artifacts/$target" 2> /dev/null)" ]; then
+  # libFuzzer's status lines: "#RUNS<tab>KIND cov: ..." or "#RUNS: cov: ..." (fork mode).
+  last=$(grep -E '^#[0-9]+(:|[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED))' "$logs/$target.log" |
+    tail -n 1 || true)
+  sed -E 's/^#([0-9]+):?[[:space:]]+([A-Z]+ +)?/    last status: \1 execs, /' <<< "$last"
+  found=$(ls -A "artifacts/$target" 2> /dev/null | wc -l)
+  if [ "$found" -gt 0 ]; then
     echo "    FOUND: $(ls "artifacts/$target")"
     status=1
   fi
+  # One ledger line per run: executions add up over runs that keep the corpus.
+  field() { sed -nE "s/.*$1:? +([0-9]+).*/\1/p" <<< "$last"; }
+  stat_of() { sed -nE "s/^stat::$1: +([0-9]+)/\1/p" "$logs/$target.log" | tail -n 1; }
+  # Fork mode prints no final statistics: its last status line counts the executions.
+  runs=$(stat_of number_of_executed_units)
+  [ -n "$runs" ] || runs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<< "$last")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" \
+    "$((SECONDS - t0))" "$runs" "$(stat_of average_exec_per_sec)" \
+    "$(field cov)" "$(field ft)" "$(ls "corpus/$target" | wc -l)" "$(stat_of peak_rss_mb)" \
+    "$found" >> "$ledger"
 done
 exit $status

@@ -5,7 +5,13 @@
 #     threads (nthreads 1 and 2), the global API from 3 more, blosc2_init from 8 at once;
 #   - the frame race check (ctest/security/race_frames.c): super-chunks with nthreads 2 in
 #     memory, as in-memory frames and as frame files; a writer and three readers, each
-#     with its own handle, on one contiguous and on one sparse frame.
+#     with its own handle, on one contiguous and on one sparse frame, without and with
+#     BLOSC_LOCKING;
+#   - the b2nd race check (ctest/security/race_b2nd.c): arrays with nthreads 2 (from and to
+#     buffers, set and get slices, slices into new arrays, through a contiguous frame); a
+#     writer and three readers, each with its own handle, on one array in a frame file and
+#     in a sparse directory, without and with BLOSC_LOCKING; squeezed and expanded views on
+#     two threads.
 # Needs the nightly toolchain with rust-src (installed when missing): std must be rebuilt
 # with the sanitizer (-Zbuild-std), or every lock inside std looks like a race. Any
 # ThreadSanitizer report fails the script (exit status 66). Not part of tools/test-all.sh.
@@ -30,17 +36,25 @@ gcc -O1 -g -fsanitize=thread -DBLOSC2_VARIANT_OURS=1 -Iinclude -Ictest -Ictest/c
   -c ctest/chunkapi/test_stress.c -o "$out/stress.o"
 gcc -o "$out/stress" "$out/stress.o" -Wl,--whole-archive "$runtime" -Wl,--no-whole-archive \
   "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
-gcc -O1 -g -fsanitize=thread -Iinclude -c ctest/security/race_frames.c -o "$out/race_frames.o"
-gcc -o "$out/race_frames" "$out/race_frames.o" -Wl,--whole-archive "$runtime" \
-  -Wl,--no-whole-archive "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
+for prog in race_frames race_b2nd; do
+  gcc -O1 -g -fsanitize=thread -Iinclude -c "ctest/security/$prog.c" -o "$out/$prog.o"
+  gcc -o "$out/$prog" "$out/$prog.o" -Wl,--whole-archive "$runtime" \
+    -Wl,--no-whole-archive "$out/libblosc2.so.9" -lpthread -lm -ldl -Wl,-rpath,"$root/$out"
+done
 if [ $# -eq 0 ]; then set -- 2; fi
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}"
 status=0
 echo "==> chunk-API stress"
 "$out/stress" "$@" || status=$?
-echo "==> frames"
-rm -rf "$out/frames"
-mkdir -p "$out/frames"
-"$out/race_frames" "$out/frames" "$1" || status=$?
+# Without locking, readers of a frame file rewritten in place may get torn chunks (counted);
+# with BLOSC_LOCKING=1 every read must be whole.
+for locking in 0 1; do
+  for prog in race_frames race_b2nd; do
+    echo "==> $prog (BLOSC_LOCKING=$locking)"
+    rm -rf "$out/files"
+    mkdir -p "$out/files"
+    BLOSC_LOCKING=$locking "$out/$prog" "$out/files" "$1" || status=$?
+  done
+done
 echo "==> tsan: exit status $status"
 exit $status

@@ -319,6 +319,26 @@ static int c_lazy_value_overread(void) {
   return rc < 0 ? SAFE : ACCEPTED;
 }
 
+/* VL-block chunks: a header alone claiming 0 bytes of data in 0x180000 blocks (found by the
+ * differential fuzz target: the reference reads through a NULL pointer). */
+static int c_vlblock_zero_nbytes(void) {
+  uint8_t chunk[32];
+  memset(chunk, 0, sizeof chunk);
+  chunk[0] = 5;
+  chunk[1] = 1;
+  chunk[2] = 0x05; /* extended header */
+  chunk[3] = 1;
+  wr32(chunk + 4, 0);        /* nbytes */
+  wr32(chunk + 8, 0x180000); /* number of blocks */
+  wr32(chunk + 12, 32);      /* cbytes */
+  chunk[16] = 2;             /* bitshuffle */
+  chunk[30] = 0x01;          /* VL blocks */
+  uint8_t *src = guarded_copy(chunk, sizeof chunk);
+  uint8_t *dst = guarded(1024);
+  int rc = blosc2_decompress_ctx(dctx(), src, sizeof chunk, dst, 1024);
+  return rc < 0 ? SAFE : ACCEPTED;
+}
+
 /* Frames: an index entry near INT64_MAX (offset arithmetic overflow, #241). */
 static int c_frame_offset_overflow(void) {
   blosc2_schunk *sc = make_schunk(2, NULL);
@@ -705,6 +725,7 @@ static const case_t cases[] = {
     {"lazy_value_special_overread", c_lazy_value_overread, REF_CRASHES},
     {"lazy_chunk_trailer_cut", c_lazy_trailer_cut, REF_SAFE},
     {"vlblock_size_overflow", c_vlblock_sizes, REF_SAFE},
+    {"vlblock_zero_nbytes", c_vlblock_zero_nbytes, REF_CRASHES},
     {"getitem_size_overflow", c_getitem_overflow, REF_SAFE},
     {"blosclz_match_length_overflow", c_blosclz_match_length, REF_SAFE},
     {"stream_size_past_chunk", c_stream_size, REF_SAFE},

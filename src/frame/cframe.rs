@@ -151,7 +151,9 @@ fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
     if n > MAX_CHUNKS || (n as u64) > h.nbytes as u64 {
         return Err(Error::InvalidHeader);
     }
-    if h.chunksize > 0 && !h.variable_chunks {
+    // The reference counts the chunks from the chunk size whenever it is set, also in
+    // frames flagged as having variable chunks (which it writes with chunk size 0).
+    if h.chunksize > 0 {
         let cs = i64::from(h.chunksize);
         let want = h.nbytes / cs + i64::from(h.nbytes % cs != 0);
         if want != n as i64 {

@@ -233,6 +233,14 @@ impl FrameHeader {
         let mut filters = [0u8; 6];
         let mut filters_meta = [0u8; 6];
         filters[..usize::from(nfilters)].copy_from_slice(&pipe[..usize::from(nfilters)]);
+        // The reference opens a frame through a compression context made from these, which
+        // refuses filter ids that are neither built in, global plugins nor user ids.
+        if filters
+            .iter()
+            .any(|f| (5..=31).contains(f) || (37..=159).contains(f))
+        {
+            return Err(Error::InvalidHeader);
+        }
         filters_meta[..usize::from(nfilters)]
             .copy_from_slice(&pipe[FILTER_SLOTS..FILTER_SLOTS + usize::from(nfilters)]);
         let mut compcode = codecs & 0x0f;
@@ -270,13 +278,15 @@ impl FrameHeader {
 /// Parses the metalayer section of a header or trailer: `[size, {name: offset}, [bin]]`.
 /// Each content is the bin32 at its offset in `whole` (the header or trailer the offsets
 /// count from), as the reference reads it: an offset outside `whole` or not at a bin32 is
-/// an error. The contents array is read through too, to leave `r` after it.
+/// an error. `r` is left after the map.
 pub(crate) fn parse_metalayers(r: &mut Reader<'_>, whole: &[u8]) -> Result<Vec<Meta>> {
     if r.remaining() == 0 {
         return Ok(Vec::new());
     }
-    r.expect(0x93)?;
-    let _map_size = r.u16()?;
+    // The section's array marker and the index size (a uint16 with its marker) are
+    // skipped unchecked, as the reference skips them; so is the contents array after the
+    // map, as contents are read at their offsets.
+    r.take(4)?;
     let n = read_map_or_array16(r, Marker::Map16)?;
     if n > super::MAX_VLMETALAYERS {
         return Err(Error::InvalidHeader);
@@ -289,13 +299,6 @@ pub(crate) fn parse_metalayers(r: &mut Reader<'_>, whole: &[u8]) -> Result<Vec<M
             return Err(Error::InvalidHeader);
         }
         entries.push((name, offset));
-    }
-    let m = read_map_or_array16(r, Marker::Array16)?;
-    if m != n {
-        return Err(Error::InvalidHeader);
-    }
-    for _ in 0..n {
-        read_bin32(r)?;
     }
     let mut out = Vec::with_capacity(n);
     for (name, offset) in entries {

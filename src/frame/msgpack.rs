@@ -79,11 +79,6 @@ impl<'a> Reader<'a> {
         decode::read_i64(&mut self.rest).map_err(bad)
     }
 
-    /// A msgpack uint16 (marker 0xcd).
-    pub fn u16(&mut self) -> Result<u16> {
-        decode::read_u16(&mut self.rest).map_err(bad)
-    }
-
     /// A msgpack uint64 (marker 0xcf).
     pub fn u64(&mut self) -> Result<u64> {
         decode::read_u64(&mut self.rest).map_err(bad)

@@ -3,12 +3,19 @@
 //! `tools/fetch-reference.sh`); a missing library is a failure.
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
-use blosc2::capi::types::blosc2_schunk;
+use blosc2::capi::types::{blosc2_dparams, blosc2_schunk};
 
-/// `int blosc2_decompress(const void *src, int32_t srcsize, void *dest, int32_t destsize)`.
-type DecompressFn = unsafe extern "C" fn(*const c_void, i32, *mut c_void, i32) -> c_int;
+/// `blosc2_dparams blosc2_get_blosc2_dparams_defaults(void)`.
+type DparamsFn = unsafe extern "C" fn() -> blosc2_dparams;
+/// `blosc2_context *blosc2_create_dctx(blosc2_dparams dparams)`.
+type CreateDctxFn = unsafe extern "C" fn(blosc2_dparams) -> *mut c_void;
+/// `int blosc2_decompress_ctx(blosc2_context *, const void *, int32_t, void *, int32_t)`.
+type DecompressCtxFn =
+    unsafe extern "C" fn(*mut c_void, *const c_void, i32, *mut c_void, i32) -> c_int;
+/// `void blosc2_free_ctx(blosc2_context *context)`.
+type FreeCtxFn = unsafe extern "C" fn(*mut c_void);
 /// `blosc2_schunk *blosc2_schunk_from_buffer(uint8_t *cframe, int64_t len, bool copy)`.
 type FromBufferFn = unsafe extern "C" fn(*mut u8, i64, bool) -> *mut blosc2_schunk;
 /// `int blosc2_schunk_free(blosc2_schunk *schunk)`.
@@ -21,7 +28,10 @@ type VlmetaFn =
 
 /// Entry points of the reference.
 pub struct Reference {
-    decompress: DecompressFn,
+    dparams: DparamsFn,
+    create_dctx: CreateDctxFn,
+    decompress_ctx: DecompressCtxFn,
+    free_ctx: FreeCtxFn,
     from_buffer: FromBufferFn,
     free: FreeFn,
     decompress_chunk: ChunkFn,
@@ -62,9 +72,16 @@ pub fn get() -> &'static Reference {
         unsafe {
             std::mem::transmute::<*mut c_void, unsafe extern "C" fn()>(sym("blosc2_init"))();
             Reference {
-                decompress: std::mem::transmute::<*mut c_void, DecompressFn>(sym(
-                    "blosc2_decompress",
+                dparams: std::mem::transmute::<*mut c_void, DparamsFn>(sym(
+                    "blosc2_get_blosc2_dparams_defaults",
                 )),
+                create_dctx: std::mem::transmute::<*mut c_void, CreateDctxFn>(sym(
+                    "blosc2_create_dctx",
+                )),
+                decompress_ctx: std::mem::transmute::<*mut c_void, DecompressCtxFn>(sym(
+                    "blosc2_decompress_ctx",
+                )),
+                free_ctx: std::mem::transmute::<*mut c_void, FreeCtxFn>(sym("blosc2_free_ctx")),
                 from_buffer: std::mem::transmute::<*mut c_void, FromBufferFn>(sym(
                     "blosc2_schunk_from_buffer",
                 )),
@@ -79,16 +96,25 @@ pub fn get() -> &'static Reference {
 }
 
 impl Reference {
-    /// `blosc2_decompress` of `src` (passing `srcsize`) into `dst`.
+    /// `blosc2_decompress_ctx` of `src` (passing `srcsize`) into `dst`, with a new context
+    /// of default parameters: the reference's global context keeps state from a refused
+    /// chunk that changes how the next chunk decodes (SECURITY.md), which a fresh context
+    /// per call leaves out of the comparison.
     pub fn decompress(&self, src: &[u8], srcsize: i32, dst: &mut [u8]) -> i32 {
-        // SAFETY: live buffers; srcsize never exceeds src.len() (the callers pass it).
+        // SAFETY: the reference's own defaults and a context freed after its one use; live
+        // buffers; srcsize never exceeds src.len() (the callers pass it).
         unsafe {
-            (self.decompress)(
+            let ctx = (self.create_dctx)((self.dparams)());
+            assert!(!ctx.is_null(), "the reference created no context");
+            let rc = (self.decompress_ctx)(
+                ctx,
                 src.as_ptr().cast(),
                 srcsize.min(src.len() as i32),
                 dst.as_mut_ptr().cast(),
                 dst.len() as i32,
-            )
+            );
+            (self.free_ctx)(ctx);
+            rc
         }
     }
 
@@ -104,30 +130,111 @@ impl Reference {
 impl Reference {
     /// Whether the reference opens the frame `bytes`, tried in a child process: its error
     /// paths crash on some hostile frames (an invalid free in `blosc2_schunk_free` called by
-    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing. The child's exit
-    /// status says "opened" only as 42 (a sanitizer's own exit status is 1).
+    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing. The child is
+    /// forked once and serves frame after frame over a socket (a fork per frame cost most
+    /// of the target's time); after a crash the next call forks a new one.
     pub fn opens_frame_in_child(&self, bytes: &[u8]) -> bool {
-        const OPENED: i32 = 42;
-        const REFUSED: i32 = 43;
-        // SAFETY: the child only opens and frees the frame through the reference, then
-        // leaves with _exit (no destructors, no atexit handlers of the parent).
+        static OPENER: Mutex<Option<Opener>> = Mutex::new(None);
+        let mut slot = OPENER.lock().unwrap_or_else(|e| e.into_inner());
+        let opener = slot.get_or_insert_with(|| self.spawn_opener());
+        let len = (bytes.len() as u64).to_le_bytes();
+        let mut answer = [0u8; 1];
+        if send_all(opener.fd, &len)
+            && send_all(opener.fd, bytes)
+            && recv_all(opener.fd, &mut answer)
+        {
+            return answer[0] == 1;
+        }
+        // The child died on this frame: the reference crashed, which counts as refusing.
+        if let Some(o) = slot.take() {
+            // SAFETY: closing our end of the socket and reaping our own child.
+            unsafe {
+                libc::close(o.fd);
+                libc::waitpid(o.pid, std::ptr::null_mut(), 0);
+            }
+        }
+        false
+    }
+
+    /// Forks the child that opens frames: it reads a 64-bit length and the frame, answers
+    /// one byte (1 opened, 0 refused), and leaves when the socket closes.
+    fn spawn_opener(&self) -> Opener {
+        let mut fds: [c_int; 2] = [0; 2];
+        // SAFETY: socketpair into a 2-element array; the child only reads frames, calls the
+        // reference and writes answers, then leaves with _exit (no destructors, no atexit
+        // handlers of the parent).
         unsafe {
+            let rc = libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr());
+            assert_eq!(rc, 0, "socketpair failed");
             let pid = libc::fork();
             assert!(pid >= 0, "fork failed");
             if pid == 0 {
+                libc::close(fds[0]);
                 quiet_crashes();
-                let opened = self.open_frame(bytes).is_some();
-                libc::_exit(if opened { OPENED } else { REFUSED });
+                let fd = fds[1];
+                let mut frame = Vec::new();
+                loop {
+                    let mut len = [0u8; 8];
+                    if !recv_all(fd, &mut len) {
+                        libc::_exit(0);
+                    }
+                    frame.resize(u64::from_le_bytes(len) as usize, 0);
+                    if !recv_all(fd, &mut frame) {
+                        libc::_exit(0);
+                    }
+                    let opened = self.open_frame(&frame).is_some();
+                    if !send_all(fd, &[u8::from(opened)]) {
+                        libc::_exit(0);
+                    }
+                }
             }
-            let mut status = 0;
-            libc::waitpid(pid, &mut status, 0);
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == OPENED
+            libc::close(fds[1]);
+            Opener { pid, fd: fds[0] }
         }
     }
 }
 
-/// Makes a crash of this (child) process plain: default signal dispositions, and no
-/// sanitizer death callback (under libFuzzer it would save the input as a finding of ours).
+/// The child process of [`Reference::opens_frame_in_child`] and our end of its socket.
+struct Opener {
+    pid: libc::pid_t,
+    fd: c_int,
+}
+
+/// Writes all of `buf` to the socket `fd` (false once the peer is gone; no SIGPIPE).
+fn send_all(fd: c_int, mut buf: &[u8]) -> bool {
+    while !buf.is_empty() {
+        // SAFETY: a live buffer of the given length.
+        let n = unsafe { libc::send(fd, buf.as_ptr().cast(), buf.len(), libc::MSG_NOSIGNAL) };
+        if n <= 0 {
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+        buf = &buf[n as usize..];
+    }
+    true
+}
+
+/// Fills `buf` from the socket `fd` (false at end of stream or on error).
+fn recv_all(fd: c_int, mut buf: &mut [u8]) -> bool {
+    while !buf.is_empty() {
+        // SAFETY: a live writable buffer of the given length.
+        let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
+        if n <= 0 {
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+        buf = &mut buf[n as usize..];
+    }
+    true
+}
+
+/// Makes a crash of this (child) process plain: default signal dispositions, no sanitizer
+/// death callback (under libFuzzer it would save the input as a finding of ours), and no
+/// libFuzzer timer or interrupt handling.
 ///
 /// # Safety
 /// Only for a forked child about to call the reference and leave with `_exit`.
@@ -138,6 +245,11 @@ unsafe fn quiet_crashes() {
         libc::SIGABRT,
         libc::SIGFPE,
         libc::SIGILL,
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGALRM,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
     ] {
         // SAFETY: restoring a default disposition.
         unsafe { libc::signal(sig, libc::SIG_DFL) };

@@ -4,6 +4,7 @@ mod corpus;
 mod data;
 mod dict;
 mod differential;
+mod header;
 mod hooks;
 mod hostile;
 mod instr;
