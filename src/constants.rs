@@ -116,3 +116,9 @@ pub const NEVER_SPLIT: i32 = 2;
 pub const AUTO_SPLIT: i32 = 3;
 /// Split as older readers expect (the default).
 pub const FORWARD_COMPAT_SPLIT: i32 = 4;
+
+/// Whether `id` is a filter id compression contexts refuse: 5..=31 and 37..=159 are
+/// reserved (neither built in, global plugins nor user-defined).
+pub fn filter_id_reserved(id: u8) -> bool {
+    (5..=31).contains(&id) || (37..=159).contains(&id)
+}

@@ -45,7 +45,12 @@ impl Handle {
 /// applied) and whether `BLOSC_COMPRESSOR` named an unknown codec; `None` when
 /// `blosc2_create_cctx` refuses them.
 pub(crate) fn cctx_cparams(cparams: &blosc2_cparams) -> Option<(CParams, bool)> {
-    if cparams.filters.iter().copied().any(filter_id_reserved) {
+    if cparams
+        .filters
+        .iter()
+        .copied()
+        .any(crate::constants::filter_id_reserved)
+    {
         return None;
     }
     let mut core = core_cparams(cparams);
@@ -112,11 +117,6 @@ pub(crate) unsafe fn schunk_meta_lookup(schunk: *mut c_void) -> Option<MetaLooku
             })
         }
     }))
-}
-
-/// Filter ids `blosc2_create_cctx` refuses: 5..=31 and 37..=159 are reserved.
-pub(crate) fn filter_id_reserved(id: u8) -> bool {
-    (5..=31).contains(&id) || (37..=159).contains(&id)
 }
 
 /// The core parameters of a C `blosc2_cparams`.

@@ -237,7 +237,8 @@ impl FrameHeader {
         // refuses filter ids that are neither built in, global plugins nor user ids.
         if filters
             .iter()
-            .any(|f| (5..=31).contains(f) || (37..=159).contains(f))
+            .copied()
+            .any(crate::constants::filter_id_reserved)
         {
             return Err(Error::InvalidHeader);
         }
