@@ -76,18 +76,17 @@ fn build_copy(root: &Path, prefix: &str, arch: &[&str]) {
     let header = out.join(format!("{prefix}_prefix.h"));
     std::fs::write(&header, zfp_prefix_header(root, prefix)).expect("write prefix header");
     let src = root.join("src");
-    // Loop unrolling, chosen per group with callgrind: for x86-64 the float encoders take
-    // about 15% fewer instructions with `-funroll-loops` (the other encoders more), the
-    // decoders about 9% fewer with `-funroll-all-loops`; for x86-64-v3 every encoder takes
-    // 10-25% fewer with `-funroll-loops`.
-    let unroll_all_encoders = !arch.is_empty();
+    // Loop unrolling, chosen per group with callgrind: the float encoders take about 15%
+    // fewer instructions with `-funroll-loops` (the other encoders more, and the double
+    // encoders for x86-64-v3 mispredict more branches), the decoders about 9% fewer with
+    // `-funroll-all-loops`.
     let mut unrolled = vec![src.join("zfp.c"), src.join("bitstream.c")];
     let mut plain = Vec::new();
     let mut decoders = Vec::new();
     for d in 1..=4 {
         for t in ["f", "d", "i", "l"] {
             let enc = src.join(format!("encode{d}{t}.c"));
-            if t == "f" || unroll_all_encoders {
+            if t == "f" {
                 unrolled.push(enc);
             } else {
                 plain.push(enc);
