@@ -1,6 +1,7 @@
 //! zfp 1.0.1 (the version the reference bundles) compiled from the C sources of the
 //! `zfp-sys` 0.4.3 crate, which cargo fetches from the registry; its build script (cmake,
-//! bindgen) never runs, and every zfp symbol is renamed `oxzfp_*`.
+//! bindgen) never runs, and every zfp symbol is renamed `oxzfp_*` (`oxzfp3_*` in the copy
+//! built for x86-64-v3).
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -41,9 +42,9 @@ fn zfp_crate_dir() -> PathBuf {
     PathBuf::from(json[start..end].replace("\\\\", "\\"))
 }
 
-/// zfp's public functions and variables: `stream_*` and `zfp_*`, renamed `oxzfp_*` by a
+/// zfp's public functions and variables: `stream_*` and `zfp_*`, renamed `<prefix>_*` by a
 /// header forced into every zfp source.
-fn zfp_prefix_header(src: &Path) -> String {
+fn zfp_prefix_header(src: &Path, prefix: &str) -> String {
     let mut names = std::collections::BTreeSet::new();
     let files = [
         "include/zfp.h",
@@ -64,20 +65,21 @@ fn zfp_prefix_header(src: &Path) -> String {
     }
     names
         .iter()
-        .map(|n| format!("#define {n} oxzfp_{n}\n"))
+        .map(|n| format!("#define {n} {prefix}_{n}\n"))
         .collect()
 }
 
-/// Compiles zfp 1.0.1 into `liboxzfp*.a` and links them.
-pub fn build() {
-    let root = zfp_crate_dir().join("zfp");
+/// Compiles zfp with symbols `<prefix>_*` into `lib<prefix>*.a` (one library per group of
+/// sources with the same flags) and links them; `arch` adds flags for an instruction set.
+fn build_copy(root: &Path, prefix: &str, arch: &[&str]) {
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
-    let header = out.join("oxzfp_prefix.h");
-    std::fs::write(&header, zfp_prefix_header(&root)).expect("write prefix header");
+    let header = out.join(format!("{prefix}_prefix.h"));
+    std::fs::write(&header, zfp_prefix_header(root, prefix)).expect("write prefix header");
     let src = root.join("src");
     // Loop unrolling, chosen per group with callgrind: the float encoders take about 15%
-    // fewer instructions with `-funroll-loops` (the other encoders more), the decoders about
-    // 9% fewer with `-funroll-all-loops`.
+    // fewer instructions with `-funroll-loops` (the other encoders more, and the double
+    // encoders for x86-64-v3 mispredict more branches), the decoders about 9% fewer with
+    // `-funroll-all-loops`.
     let mut unrolled = vec![src.join("zfp.c"), src.join("bitstream.c")];
     let mut plain = Vec::new();
     let mut decoders = Vec::new();
@@ -93,11 +95,14 @@ pub fn build() {
         }
     }
     let groups = [
-        ("oxzfp", unrolled, Some("-funroll-loops")),
-        ("oxzfpe", plain, None),
-        ("oxzfpd", decoders, Some("-funroll-all-loops")),
+        ("", unrolled, Some("-funroll-loops")),
+        ("e", plain, None),
+        ("d", decoders, Some("-funroll-all-loops")),
     ];
-    for (name, files, unroll) in groups {
+    for (suffix, files, unroll) in groups {
+        if files.is_empty() {
+            continue;
+        }
         let mut b = cc::Build::new();
         b.include(root.join("include"))
             .flag("-include")
@@ -109,6 +114,21 @@ pub fn build() {
         if let Some(flag) = unroll {
             b.flag(flag);
         }
-        b.compile(name);
+        for flag in arch {
+            b.flag(flag);
+        }
+        b.compile(&format!("{prefix}{suffix}"));
+    }
+}
+
+/// Compiles zfp 1.0.1 as `oxzfp_*` for any x86-64 (or the target's baseline) and, on
+/// x86-64, a second time as `oxzfp3_*` for x86-64-v3 (AVX2, BMI1/2, FMA, LZCNT, MOVBE),
+/// which the codec uses on CPUs that have it. Floating-point contraction stays off so both
+/// copies compute the same bits.
+pub fn build() {
+    let root = zfp_crate_dir().join("zfp");
+    build_copy(&root, "oxzfp", &[]);
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {
+        build_copy(&root, "oxzfp3", &["-march=x86-64-v3", "-ffp-contract=off"]);
     }
 }

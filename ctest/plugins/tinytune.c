@@ -5,6 +5,8 @@
  * from the values it had before next_cparams, so chunks made after such a change do not
  * decode (and without a block size the reference divides by zero).
  * Exported through an `info` struct naming the five functions, as tuner packages do.
+ * Without a configuration and with BTUNE_TRADEOFF set, `init` uses one of its own, as btune
+ * does, so the tests loading it as btune see next_cparams, update and free too.
  *
  * Tuners address the context's fields directly (btune includes c-blosc2's private
  * context.h); the offsets below are those of c-blosc2 3.3.5 on x86-64, measured from the
@@ -12,6 +14,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FIELD(ctx, type, off) (*(type *)((char *)(ctx) + (off)))
@@ -61,9 +64,18 @@ void tt_reset(void) {
   log_text[0] = 0;
 }
 
+/* The configuration used without one, when BTUNE_TRADEOFF is set (as btune makes its own). */
+static tt_config own_config;
+
 int tt_init(void *config, void *cctx, void *dctx) {
   say("init config=%d dctx=%d\n", config != NULL, dctx != NULL);
   seen("init", cctx);
+  const char *tradeoff = getenv("BTUNE_TRADEOFF");
+  if (!config && tradeoff) {
+    say("init BTUNE_TRADEOFF=%s: own config\n", tradeoff);
+    own_config = (tt_config){0, 0};
+    config = &own_config;
+  }
   tt_config *cfg = config;
   if (cfg && cfg->fail_at < 0) return -1;
   /* As btune does: the library does not set the context's tuner_params itself. */

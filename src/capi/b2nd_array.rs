@@ -152,6 +152,9 @@ pub(crate) fn array_into_c(
     let (sc, geom, dtype, dtype_format) = a.into_parts();
     let lock = locking_for(&sc, &io).unwrap_or_else(|_| FrameLock::none());
     let scp = SchunkBox::into_c(sc, io, lock, user);
+    if scp.is_null() {
+        return Err(Error::Failure);
+    }
     alloc_array(scp, &geom, dtype.as_deref(), dtype_format).inspect_err(|_| {
         // SAFETY: the super-chunk was just created here and is not shared.
         unsafe { super::schunk::blosc2_schunk_free(scp) };

@@ -140,6 +140,12 @@ impl SchunkBox {
         b.c.cctx = unsafe { blosc2_create_cctx(b.cparams) };
         // SAFETY: as above.
         b.c.dctx = unsafe { blosc2_create_dctx(b.dparams) };
+        if b.c.cctx.is_null() {
+            // As in the reference: no super-chunk when its tuner cannot be loaded or set up.
+            // SAFETY: the context was just made here and is not shared.
+            unsafe { blosc2_free_ctx(b.c.dctx) };
+            return std::ptr::null_mut();
+        }
         // SAFETY: both handles were just created here and are not borrowed elsewhere.
         if let (Some(c), Some(d)) = unsafe { (handle_ctx(b.c.cctx), handle_ctx(b.c.dctx)) } {
             b.core.share_callbacks(&c.ctx, &d.ctx);
@@ -313,9 +319,10 @@ pub(crate) unsafe fn core_storage(
         .copied()
         .unwrap_or(blosc2_storage::DEFAULTS);
     // SAFETY: caller guarantees the nested pointers.
-    let cp = unsafe { s.cparams.as_ref() }
+    let mut cp = unsafe { s.cparams.as_ref() }
         .copied()
         .unwrap_or(blosc2_cparams::DEFAULTS);
+    super::tuners::tuner_from_env(&mut cp);
     // SAFETY: as above.
     let dp = unsafe { s.dparams.as_ref() }
         .copied()

@@ -11,7 +11,7 @@ use std::ffi::{c_double, c_int, c_void};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::hooks::SendPtr;
-use super::types::{blosc2_context, blosc2_cparams, blosc2_tuner};
+use super::types::{blosc2_context, blosc2_cparams, blosc2_tuner, BLOSC_BTUNE};
 use crate::context::{CParams, Context};
 use crate::error::Error;
 use crate::registry::plugins::{self, Compressed, HostData, Tune};
@@ -184,5 +184,14 @@ pub(crate) fn release(tuner: &CTuner) {
             // SAFETY: a tuner function of the C signature, given the context pointer.
             unsafe { (tuner.hooks.free)(v.cast()) };
         }
+    }
+}
+
+/// Makes a new super-chunk use the btune tuner when the environment variable
+/// `BTUNE_TRADEOFF` is set to anything, as the reference's `blosc2_schunk_new` (and so
+/// `blosc2_schunk_copy` and the b2nd array constructors) does; its value is for btune.
+pub(crate) fn tuner_from_env(cp: &mut blosc2_cparams) {
+    if std::env::var_os("BTUNE_TRADEOFF").is_some() {
+        cp.tuner_id = BLOSC_BTUNE;
     }
 }

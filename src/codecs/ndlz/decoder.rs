@@ -132,6 +132,176 @@ fn cell8_rows(r: &mut Reader, cur: usize, token: u8, cell: &mut [u8]) -> Option<
     Some(())
 }
 
+/// Where the rows of a whole cell come from: one value for all items, or for each row the
+/// start of its `SIDE` bytes in the input (every one checked to lie inside it).
+enum Rows<const SIDE: usize> {
+    Run(u8),
+    From([usize; SIDE]),
+}
+
+/// The start of `n` input bytes at `back` bytes before `from`, if they lie inside the input.
+#[inline(always)]
+fn back_start(len: usize, from: usize, back: usize, n: usize) -> Option<usize> {
+    let start = from.checked_sub(back)?;
+    (start.checked_add(n)? <= len).then_some(start)
+}
+
+/// The little-endian offset at `at`.
+#[inline(always)]
+fn offset_at(input: &[u8], at: usize) -> Option<usize> {
+    let b = input.get(at..at.checked_add(2)?)?;
+    Some(usize::from(u16::from_le_bytes([b[0], b[1]])))
+}
+
+/// Decodes the token at `cur` of a whole (unpadded) cell: its rows and where the next token
+/// starts. The same stream checks as [`cell_token`], with the rows left in the input.
+#[inline(always)]
+fn whole_cell<const SIDE: usize>(input: &[u8], cur: usize) -> Option<(Rows<SIDE>, usize)> {
+    let len = input.len();
+    let token = *input.get(cur)?;
+    let p = cur + 1;
+    let size = SIDE * SIDE;
+    let mut idx = [0usize; SIDE];
+    let next = match token {
+        0 => {
+            if p.checked_add(size)? > len {
+                return None;
+            }
+            for (l, s) in idx.iter_mut().enumerate() {
+                *s = p + l * SIDE;
+            }
+            p + size
+        }
+        0xC0 => {
+            let start = back_start(len, cur, offset_at(input, p)?, size)?;
+            for (l, s) in idx.iter_mut().enumerate() {
+                *s = start + l * SIDE;
+            }
+            p + 2
+        }
+        0x40 => return Some((Rows::Run(*input.get(p)?), p + 1)),
+        _ if SIDE == 8 => {
+            let nrows = match token >> 3 {
+                21 => 3,
+                17 => 2,
+                _ => return None,
+            };
+            let row = usize::from(token & 7);
+            if row + nrows > 8 {
+                return None;
+            }
+            let start = back_start(len, cur, offset_at(input, p)?, nrows * 8)?;
+            let lit = p + 2;
+            let end = lit + (8 - nrows) * 8;
+            if end > len {
+                return None;
+            }
+            // Rows row..row+nrows repeat; the others are literals in order.
+            for (l, s) in idx.iter_mut().enumerate() {
+                let k = l.wrapping_sub(row);
+                let skip = if l >= row { nrows } else { 0 };
+                *s = if k < nrows {
+                    start + k * 8
+                } else {
+                    lit + (l - skip) * 8
+                };
+            }
+            end
+        }
+        _ => rows4(input, cur, token, &mut idx)?,
+    };
+    Some((Rows::From(idx), next))
+}
+
+/// The rows of a 4x4 cell whose token repeats some rows of an earlier cell (see
+/// [`cell4_rows`]): their starts go to `idx`; returns where the next token starts.
+fn rows4(input: &[u8], cur: usize, token: u8, idx: &mut [usize]) -> Option<usize> {
+    let len = input.len();
+    let mut p = cur + 1;
+    let literal = |p: &mut usize| -> Option<usize> {
+        let at = *p;
+        (at + 4 <= len).then(|| {
+            *p += 4;
+            at
+        })
+    };
+    match token {
+        224..=255 => {
+            let off = offset_at(input, p)?;
+            p += 2;
+            let (i, j, k) = match token >> 3 {
+                28 => (1, 2, 3),
+                29 => (0, 1, 2),
+                30 => (0, 1, 3),
+                _ => (0, 2, 3),
+            };
+            let b = back_start(len, cur, off, 12)?;
+            idx[i] = b;
+            idx[j] = b + 4;
+            idx[k] = b + 8;
+            let l = (0..4).find(|&l| l != i && l != j && l != k)?;
+            idx[l] = literal(&mut p)?;
+        }
+        128..=191 => {
+            let off = offset_at(input, p)?;
+            p += 2;
+            let (i, j) = if token == 128 {
+                (2, 3)
+            } else {
+                let t = usize::from(token - 128);
+                (t >> 5, (t >> 3) - ((t >> 5) << 2))
+            };
+            let b = back_start(len, cur, off, 8)?;
+            idx[i] = b;
+            idx[j] = b + 4;
+            for k in (0..4).filter(|&k| k != i && k != j) {
+                idx[k] = literal(&mut p)?;
+            }
+        }
+        40..=63 => {
+            let off1 = offset_at(input, p)?;
+            let off2 = offset_at(input, p + 2)?;
+            p += 4;
+            let j = usize::from((token - 32) >> 3);
+            let mut others = (1..4).filter(|&k| k != j);
+            let (l, m) = (others.next()?, others.next()?);
+            let a = back_start(len, cur, off1, 8)?;
+            let b = back_start(len, cur, off2, 8)?;
+            idx[0] = a;
+            idx[j] = a + 4;
+            idx[l] = b;
+            idx[m] = b + 4;
+        }
+        _ => return None,
+    }
+    Some(p)
+}
+
+/// Writes the rows of a whole cell to `out` at `orig`, rows `width` bytes apart.
+#[inline(always)]
+fn put_rows<const SIDE: usize>(
+    input: &[u8],
+    rows: &Rows<SIDE>,
+    out: &mut [u8],
+    orig: usize,
+    width: usize,
+) {
+    let dst = &mut out[orig..orig + (SIDE - 1) * width + SIDE];
+    match rows {
+        Rows::Run(v) => {
+            for l in 0..SIDE {
+                dst[l * width..l * width + SIDE].copy_from_slice(&[*v; SIDE]);
+            }
+        }
+        Rows::From(idx) => {
+            for (l, &s) in idx.iter().enumerate() {
+                let row: &[u8; SIDE] = input[s..s + SIDE].try_into().expect("row");
+                dst[l * width..l * width + SIDE].copy_from_slice(row);
+            }
+        }
+    }
+}
+
 /// Decodes an NDLZ stream with `side`-item cells into `out`; returns the number of bytes
 /// written (rows x columns of the block in the stream), 0 when `out` is too small or the
 /// input too short to hold a header, or [`FAILURE`].
@@ -160,36 +330,31 @@ pub(super) fn decode<const SIDE: usize>(input: &[u8], out: &mut [u8]) -> i32 {
     let out = &mut out[..total];
     let mut r = Reader { input, pos: 9 };
     let stop = [b0.div_ceil(side), b1.div_ceil(side)];
+    // Cells wholly inside the block: those before the last row and column of cells, and
+    // those of the last ones when the block divides evenly.
+    let whole = [b0 / side, b1 / side];
     let mut cell = [0u8; 64];
     let cell = &mut cell[..SIDE * SIDE];
     for c0 in 0..stop[0] {
-        let rows = if c0 == stop[0] - 1 && b0 % side != 0 {
-            b0 % side
-        } else {
-            side
-        };
+        let rows = if c0 < whole[0] { side } else { b0 % side };
         for c1 in 0..stop[1] {
-            let cols = if c1 == stop[1] - 1 && b1 % side != 0 {
-                b1 % side
-            } else {
-                side
-            };
+            let orig = c0 * side * b1 + c1 * side;
+            if c0 < whole[0] && c1 < whole[1] {
+                let Some((src, next)) = whole_cell::<SIDE>(input, r.pos) else {
+                    return FAILURE;
+                };
+                put_rows(input, &src, out, orig, b1);
+                r.pos = next;
+                continue;
+            }
+            let cols = if c1 < whole[1] { side } else { b1 % side };
             let Some(src) = cell_token(&mut r, side, rows * cols, cell) else {
                 return FAILURE;
             };
             let src = src.unwrap_or(cell);
-            let orig = c0 * side * b1 + c1 * side;
-            if rows == SIDE && cols == SIDE {
-                for (i, piece) in src.chunks_exact(SIDE).enumerate() {
-                    let at = orig + i * b1;
-                    let piece: &[u8; SIDE] = piece.try_into().expect("row");
-                    out[at..at + SIDE].copy_from_slice(piece);
-                }
-            } else {
-                for (i, piece) in src.chunks(cols).take(rows).enumerate() {
-                    let at = orig + i * b1;
-                    out[at..at + cols].copy_from_slice(&piece[..cols]);
-                }
+            for (i, piece) in src.chunks(cols).take(rows).enumerate() {
+                let at = orig + i * b1;
+                out[at..at + cols].copy_from_slice(&piece[..cols]);
             }
         }
     }

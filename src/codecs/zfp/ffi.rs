@@ -1,5 +1,6 @@
 //! The few zfp 1.0.1 functions the codec calls (compiled by `build.rs`, names prefixed
-//! `oxzfp_`), and a safe owner of a zfp stream, bit stream and field.
+//! `oxzfp_`; on x86-64 also `oxzfp3_` for the copy built for x86-64-v3, whose coders are
+//! used on CPUs that have it), and a safe owner of a zfp stream, bit stream and field.
 
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -63,6 +64,49 @@ extern "C" {
     fn oxzfp_zfp_field_free(field: *mut ZfpField);
     fn oxzfp_zfp_compress(zfp: *mut ZfpStream, field: *const ZfpField) -> usize;
     fn oxzfp_zfp_decompress(zfp: *mut ZfpStream, field: *mut ZfpField) -> usize;
+}
+
+#[cfg(target_arch = "x86_64")]
+extern "C" {
+    fn oxzfp3_zfp_compress(zfp: *mut ZfpStream, field: *const ZfpField) -> usize;
+    fn oxzfp3_zfp_decompress(zfp: *mut ZfpStream, field: *mut ZfpField) -> usize;
+}
+
+/// `zfp_compress` and `zfp_decompress` of one copy of zfp.
+#[derive(Clone, Copy)]
+struct Coders {
+    compress: unsafe extern "C" fn(*mut ZfpStream, *const ZfpField) -> usize,
+    decompress: unsafe extern "C" fn(*mut ZfpStream, *mut ZfpField) -> usize,
+}
+
+/// The coders for this CPU: the x86-64-v3 copy when it has every feature of that level
+/// (both copies write and read the same bits; the stream and field objects are shared, being
+/// the same structs), else the baseline one.
+fn coders() -> Coders {
+    static CODERS: std::sync::OnceLock<Coders> = std::sync::OnceLock::new();
+    *CODERS.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::is_x86_feature_detected as has;
+            if has!("avx2")
+                && has!("bmi1")
+                && has!("bmi2")
+                && has!("fma")
+                && has!("lzcnt")
+                && has!("movbe")
+                && has!("f16c")
+            {
+                return Coders {
+                    compress: oxzfp3_zfp_compress,
+                    decompress: oxzfp3_zfp_decompress,
+                };
+            }
+        }
+        Coders {
+            compress: oxzfp_zfp_compress,
+            decompress: oxzfp_zfp_decompress,
+        }
+    })
 }
 
 /// How the stream trades size for accuracy.
@@ -177,7 +221,7 @@ impl Codec {
         // stream writes at most `maximum_size()` bytes into `out` (checked above).
         let n = unsafe {
             set_pointer(self.field, input.as_ptr().cast_mut().cast());
-            let n = oxzfp_zfp_compress(self.zfp, self.field);
+            let n = (coders().compress)(self.zfp, self.field);
             set_pointer(self.field, std::ptr::null_mut());
             n
         };
@@ -223,7 +267,7 @@ impl Codec {
         // closed.
         let n = unsafe {
             set_pointer(self.field, out.as_mut_ptr().cast());
-            let n = oxzfp_zfp_decompress(self.zfp, self.field);
+            let n = (coders().decompress)(self.zfp, self.field);
             set_pointer(self.field, std::ptr::null_mut());
             n
         };
