@@ -6,8 +6,9 @@
  * chunks (under and over 32 offsets, over one 16 KiB index block), chunks of zeros that
  * become special index entries (also when a sparse super-chunk is turned into a frame),
  * fill_special frames and what follows them (a vlmetalayer, an update, an append),
- * insert/delete/reorder; and that neither library overwrites an existing urlpath when a
- * super-chunk is created or copied there.
+ * insert/delete/reorder, copies with and without new compression parameters; and that
+ * neither library overwrites an existing urlpath when a super-chunk is created or copied
+ * there.
  *
  * usage: frames_cross_index OURS_LIBBLOSC2_SO REFERENCE_LIBBLOSC2_SO
  */
@@ -19,7 +20,7 @@
   X(blosc2_schunk_insert_chunk) X(blosc2_schunk_update_chunk) X(blosc2_schunk_delete_chunk)  \
   X(blosc2_schunk_reorder_offsets) X(blosc2_schunk_fill_special) X(blosc2_schunk_to_buffer)  \
   X(blosc2_schunk_copy) X(blosc2_schunk_to_file) X(blosc2_schunk_open) X(blosc2_vlmeta_add)  \
-  X(blosc2_chunk_zeros) X(blosc2_remove_urlpath)
+  X(blosc2_chunk_zeros) X(blosc2_remove_urlpath) X(blosc2_schunk_decompress_chunk)
 
 #include "../cross_lib.h"
 
@@ -199,6 +200,46 @@ static void run_edits(lib_t *L, int lib, int kind, snaps_t *s) {
   L->blosc2_schunk_free(sc);
 }
 
+/* blosc2_schunk_copy into an in-memory frame: with the source's parameters (storage
+ * cparams NULL), with the same ones, and with another codec, level, filter or block size
+ * (the reference then compresses the chunks anew). */
+static void run_copy(lib_t *L, int lib, int kind, int variant, snaps_t *s) {
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.typesize = 4;
+  cp.nthreads = 1;
+  blosc2_schunk *sc = new_schunk(L, lib, kind, "copy-src.b2", &cp);
+  if (!sc) return;
+  int32_t buf[ITEMS];
+  for (int64_t n = 0; n < 5; n++) {
+    fill(buf, 2, n);
+    L->blosc2_schunk_append_buffer(sc, buf, sizeof buf);
+  }
+  blosc2_cparams cp2 = cp;
+  if (variant == 2) cp2.compcode = BLOSC_LZ4;
+  if (variant == 3) cp2.clevel = 9;
+  if (variant == 4) {
+    cp2.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_BITSHUFFLE;
+    cp2.compcode = BLOSC_ZSTD;
+  }
+  if (variant == 5) cp2.blocksize = 128;
+  blosc2_storage st = BLOSC2_STORAGE_DEFAULTS;
+  st.contiguous = true;
+  st.cparams = variant == 0 ? NULL : &cp2;
+  blosc2_schunk *copy = L->blosc2_schunk_copy(sc, &st);
+  snap(L, copy, s, "copy");
+  if (copy) {
+    int ok = copy->nchunks == 5;
+    for (int64_t n = 0; n < 5 && ok; n++) {
+      int32_t out[ITEMS];
+      ok = L->blosc2_schunk_decompress_chunk(copy, n, out, sizeof out) == (int)sizeof out &&
+           out[ITEMS - 1] == (int32_t)(n * ITEMS + ITEMS - 1);
+    }
+    CHECK(ok, "%s: copy %d of %s decodes", L->label, variant, kind_names[kind]);
+    L->blosc2_schunk_free(copy);
+  }
+  L->blosc2_schunk_free(sc);
+}
+
 static int64_t nchunks_at(lib_t *L, const char *path) {
   blosc2_schunk *sc = L->blosc2_schunk_open(path);
   int64_t n = sc ? sc->nchunks : -1;
@@ -304,6 +345,15 @@ int main(int argc, char **argv) {
     compare(ctx, &s[0], &s[1]);
     snaps_free(&s[0]);
     snaps_free(&s[1]);
+  }
+  for (int kind = 0; kind < NKINDS; kind++) {
+    for (int variant = 0; variant < 6; variant++) {
+      for (int l = 0; l < 2; l++) run_copy(libs[l], l, kind, variant, &s[l]);
+      snprintf(ctx, sizeof ctx, "%s, copy with parameters %d", kind_names[kind], variant);
+      compare(ctx, &s[0], &s[1]);
+      snaps_free(&s[0]);
+      snaps_free(&s[1]);
+    }
   }
   int64_t rules[2][8] = {{0}};
   for (int l = 0; l < 2; l++) overwrite_rules(libs[l], l, rules[l]);

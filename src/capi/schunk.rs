@@ -412,8 +412,19 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
         ptr_of((|| {
             // SAFETY: forwarded caller guarantees.
             let (st, io, user) = unsafe { core_storage(storage) }?;
+            // SAFETY: forwarded caller guarantees (`storage` NULL or valid).
+            let given = unsafe { storage.as_ref() }.is_some_and(|s| !s.cparams.is_null());
             // SAFETY: forwarded caller guarantees.
-            let core = unsafe { with_schunk(schunk, |b| b.core.copy(st)) }?;
+            let core = unsafe {
+                with_schunk(schunk, |b| {
+                    if given {
+                        let cp = st.cparams;
+                        b.core.copy_with(st, cp)
+                    } else {
+                        b.core.copy(st)
+                    }
+                })
+            }?;
             let lock = locking_for(&core, &io)?;
             let last = (core.nchunks() - 1).max(0);
             let p = SchunkBox::into_c(core, io, lock, Some(user));

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::{Storage, Store, SuperChunk};
+use crate::context::CParams;
 use crate::error::{Error, Result};
 use crate::frame::offsets::{self, Slot};
 use crate::frame::{CFrame, Frame};
@@ -122,9 +123,53 @@ impl SuperChunk {
         i64::try_from(base).map_err(|_| Error::FileWrite)
     }
 
+    /// A deep copy into new storage compressed with `cparams`, as the reference's
+    /// `blosc2_schunk_copy` with parameters makes it: chunks are copied as they are when the
+    /// parameters (a block size of 0 taking the current one) match those this super-chunk
+    /// compresses with, and decompressed and compressed anew otherwise.
+    pub fn copy_with(&mut self, mut storage: Storage, cparams: CParams) -> Result<SuperChunk> {
+        let cur = self.cctx.cparams();
+        let blocksize = if cparams.blocksize == 0 {
+            cur.blocksize
+        } else {
+            cparams.blocksize
+        };
+        let same = cparams.typesize == cur.typesize
+            && cparams.clevel == cur.clevel
+            && cparams.compcode == cur.compcode
+            && cparams.use_dict == cur.use_dict
+            && blocksize == cur.blocksize
+            && cparams.filters == cur.filters
+            && cparams.filters_meta == cur.filters_meta;
+        storage.cparams = cparams;
+        storage.dparams = self.dparams;
+        if storage.io.is_none() {
+            storage.io = self.storage.io.clone();
+        }
+        let mut out = SuperChunk::new(storage).map_err(|_| Error::SchunkCopy)?;
+        out.chunksize = -1;
+        out.metalayers = self.metalayers.clone();
+        out.vlmetalayers = self.vlmetalayers.clone();
+        out.commit()?;
+        let mut buf = Vec::new();
+        for n in 0..self.nchunks() {
+            let c = self.stored(n)?.into_owned();
+            if same {
+                out.append_chunk(&c)?;
+                continue;
+            }
+            buf.resize(super::chunks::nbytes_of(&c)?, 0);
+            let k = self.decompress_chunk(n, &mut buf)?;
+            out.append_buffer(&buf[..k])?;
+        }
+        Ok(out)
+    }
+
     /// A deep copy into new storage (parameters, metalayers and chunks).
     pub fn copy(&mut self, mut storage: Storage) -> Result<SuperChunk> {
         storage.cparams = self.cparams;
+        // The reference takes the block size its compression context last used.
+        storage.cparams.blocksize = self.cctx.cparams().blocksize;
         storage.dparams = self.dparams;
         if storage.io.is_none() {
             storage.io = self.storage.io.clone();
