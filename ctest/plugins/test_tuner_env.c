@@ -29,7 +29,7 @@
   X(blosc2_schunk_free) X(blosc2_schunk_copy) X(blosc2_schunk_append_buffer)              \
   X(blosc2_schunk_get_chunk) X(blosc2_schunk_get_cparams) X(blosc2_schunk_to_buffer)      \
   X(blosc2_schunk_from_buffer) X(b2nd_create_ctx) X(b2nd_free_ctx) X(b2nd_from_cbuffer)   \
-  X(b2nd_zeros) X(b2nd_free)
+  X(b2nd_zeros) X(b2nd_free) X(blosc2_remove_urlpath)
 #include "../cross_lib.h"
 
 #define NBYTES (1 << 16)
@@ -47,7 +47,7 @@ static transcript_t runs[2];
 static uint8_t *src;
 static const char *(*tt_log)(void);
 static void (*tt_reset)(void);
-static char pkg_ok[64], pkg_missing[64];
+static char pkg_ok[64], pkg_missing[64], frame_path[96];
 
 static void note(transcript_t *t, const char *fmt, ...) {
   va_list ap;
@@ -111,6 +111,21 @@ static blosc2_schunk *fill(lib_t *l, transcript_t *t, const char *label, void *t
     note(t, "append -> %lld\n", (long long)n);
   }
   return s;
+}
+
+/* A frame file: when the super-chunk cannot be made, nothing is left at its path. */
+static void file_frame(lib_t *l, transcript_t *t) {
+  blosc2_cparams cp = params(NULL);
+  blosc2_storage st = {.contiguous = true, .urlpath = frame_path, .cparams = &cp};
+  l->blosc2_remove_urlpath(frame_path);
+  blosc2_schunk *s = l->blosc2_schunk_new(&st);
+  take_log(t);
+  struct stat sb;
+  note(t, "file schunk_new %s; path %s\n", s ? "ok" : "NULL",
+       stat(frame_path, &sb) == 0 ? "exists" : "absent");
+  if (s) l->blosc2_schunk_free(s);
+  take_log(t);
+  l->blosc2_remove_urlpath(frame_path);
 }
 
 /* Frees a super-chunk, logging the tuner's calls. */
@@ -222,6 +237,7 @@ static void run(lib_t *l, transcript_t *t) {
   use_package(pkg_missing);
   note(t, "### BTUNE_TRADEOFF=0.5, btune not installed\n");
   drop(l, t, fill(l, t, "defaults", NULL));
+  file_frame(l, t);
   if (plain) copy_of(l, t, plain);
   arrays(l, t);
   direct_context(l, t);
@@ -272,7 +288,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   char root[] = "/tmp/plugins_tuner_env_XXXXXX";
-  if (!mkdtemp(root) || !make_package(root, "ok", so, pkg_ok) ||
+  if (!mkdtemp(root)) return 1;
+  snprintf(frame_path, sizeof frame_path, "%s/frame.b2frame", root);
+  if (!make_package(root, "ok", so, pkg_ok) ||
       !make_package(root, "missing", NULL, pkg_missing)) {
     fprintf(stderr, "cannot write the Python packages\n");
     return 1;

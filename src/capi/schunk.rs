@@ -391,12 +391,31 @@ pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut
     guard(std::ptr::null_mut(), || {
         ptr_of((|| {
             // SAFETY: forwarded caller guarantees.
-            let (storage, io, user) = unsafe { core_storage(storage) }?;
-            let core = SuperChunk::new(storage)?;
+            let (st, io, user) = unsafe { core_storage(storage) }?;
+            let core = SuperChunk::new(st)?;
             let lock = locking_for(&core, &io)?;
-            Ok(SchunkBox::into_c(core, io, lock, Some(user)))
+            let p = SchunkBox::into_c(core, io, lock, Some(user));
+            if p.is_null() {
+                // SAFETY: forwarded caller guarantees (`storage` NULL or valid).
+                unsafe { forget_created(storage) };
+            }
+            Ok(p)
         })())
     })
+}
+
+/// Removes what a super-chunk that could not be set up (its tuner failed) left at the
+/// storage's urlpath: the reference fails before it writes anything, and the path did not
+/// exist before (creation refuses existing paths).
+///
+/// # Safety
+/// `storage` must be NULL or valid, its urlpath NULL or a C string.
+unsafe fn forget_created(storage: *const blosc2_storage) {
+    // SAFETY: caller guarantees.
+    if let Some(s) = unsafe { storage.as_ref() } {
+        // SAFETY: as above.
+        unsafe { super::io::blosc2_remove_urlpath(s.urlpath) };
+    }
 }
 
 /// A deep copy of `schunk` into new storage; NULL on error.
@@ -428,6 +447,10 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
             let lock = locking_for(&core, &io)?;
             let last = (core.nchunks() - 1).max(0);
             let p = SchunkBox::into_c(core, io, lock, Some(user));
+            if p.is_null() {
+                // SAFETY: forwarded caller guarantees (`storage` NULL or valid).
+                unsafe { forget_created(storage) };
+            }
             // SAFETY: `p` was just created and is not shared yet.
             if let Some(b) = unsafe { schunk_box(p) } {
                 // The reference appends every chunk to the copy.
