@@ -39,4 +39,18 @@ static int cross_load(lib_t *lib) {
   return ok;
 }
 
+/* The usual command line of a cross test, `PROG OURS_SO REFERENCE_SO`: labels `ours` and
+ * `ref`, loads both. Returns 1 on success, 0 after printing the usage or what is missing. */
+static int cross_load_pair(int argc, char **argv, lib_t *ours, lib_t *ref) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s OURS_LIBBLOSC2_SO REFERENCE_LIBBLOSC2_SO\n", argv[0]);
+    return 0;
+  }
+  ours->label = "ours";
+  ours->path = argv[1];
+  ref->label = "reference";
+  ref->path = argv[2];
+  return cross_load(ours) && cross_load(ref);
+}
+
 #endif /* BLOSC2_CTEST_CROSS_LIB_H */

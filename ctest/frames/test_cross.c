@@ -523,16 +523,8 @@ static void report_identity(lib_t *A, lib_t *B) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s OURS_LIBBLOSC2_SO REFERENCE_LIBBLOSC2_SO\n", argv[0]);
-    return 2;
-  }
   static lib_t ours, ref;
-  ours.label = "ours";
-  ours.path = argv[1];
-  ref.label = "reference";
-  ref.path = argv[2];
-  if (!cross_load(&ours) || !cross_load(&ref)) return 2;
+  if (!cross_load_pair(argc, argv, &ours, &ref)) return 2;
   if (ours.handle == ref.handle)
     printf("note: both paths name the same library instance (development mode)\n");
   ours.blosc2_init();

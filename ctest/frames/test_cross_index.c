@@ -284,16 +284,8 @@ static void overwrite_rules(lib_t *L, int lib, int64_t out[8]) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s OURS_SO REFERENCE_SO\n", argv[0]);
-    return 2;
-  }
   static lib_t ours, ref;
-  ours.label = "ours";
-  ours.path = argv[1];
-  ref.label = "reference";
-  ref.path = argv[2];
-  if (!cross_load(&ours) || !cross_load(&ref)) return 2;
+  if (!cross_load_pair(argc, argv, &ours, &ref)) return 2;
   ours.blosc2_init();
   ref.blosc2_init();
   fc_make_tmp("crossindex");

@@ -305,16 +305,8 @@ static char *written_files(const char *log) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s OURS_SO REFERENCE_SO\n", argv[0]);
-    return 2;
-  }
   static lib_t ours, ref;
-  ours.label = "ours";
-  ours.path = argv[1];
-  ref.label = "reference";
-  ref.path = argv[2];
-  if (!cross_load(&ours) || !cross_load(&ref)) return 2;
+  if (!cross_load_pair(argc, argv, &ours, &ref)) return 2;
   ours.blosc2_init();
   ref.blosc2_init();
   CHECK_EQ(register_log_io(&ours), 0, "ours registers the logging backend");
