@@ -41,7 +41,8 @@ static int cross_load(lib_t *lib) {
 
 /* The usual command line of a cross test, `PROG OURS_SO REFERENCE_SO`: labels `ours` and
  * `ref`, loads both. Returns 1 on success, 0 after printing the usage or what is missing. */
-static int cross_load_pair(int argc, char **argv, lib_t *ours, lib_t *ref) {
+static __attribute__((unused)) int cross_load_pair(int argc, char **argv, lib_t *ours,
+                                                  lib_t *ref) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s OURS_LIBBLOSC2_SO REFERENCE_LIBBLOSC2_SO\n", argv[0]);
     return 0;
