@@ -4,7 +4,7 @@
 use std::borrow::BorrowMut;
 
 use super::meta::Meta;
-use super::scratch::{with_scratch, Scratch};
+use super::scratch::{with_scratch, Pad, Scratch};
 use super::Geometry;
 use crate::chunk::Header;
 use crate::constants::{DELTA, MAX_OVERHEAD};
@@ -198,6 +198,50 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         mask: Option<&[bool]>,
         out: &mut [u8],
     ) -> Result<()> {
+        let len = out.len();
+        self.read_chunk_to(n, mask, len, || Ok(out)).map(drop)
+    }
+
+    /// As [`Self::read_chunk`], into the working buffer `pad`, sized to `len` (the chunk
+    /// bytes) only once the stored chunk's header confirms that size; returns the buffer.
+    pub(crate) fn read_chunk_pad<'p>(
+        &mut self,
+        n: i64,
+        mask: Option<&[bool]>,
+        pad: &'p mut Pad,
+        len: usize,
+    ) -> Result<&'p mut [u8]> {
+        self.read_chunk_to(n, mask, len, || pad.get(len))
+    }
+
+    /// Checks that chunk `n` is stored and holds `len` bytes (`InvalidParam` when missing,
+    /// as an update would say; `Failure` for another size, the reference's code for a chunk
+    /// it cannot decode there), so that a metalayer's geometry is not trusted before the
+    /// chunks confirm it.
+    pub(crate) fn check_stored_len(&mut self, n: i64, len: usize) -> Result<()> {
+        let sc = self.sc.borrow_mut();
+        if n < 0 || n >= sc.nchunks() {
+            return Err(Error::InvalidParam);
+        }
+        if usize::try_from(sc.chunksize()).ok() == Some(len) {
+            return Ok(());
+        }
+        let (chunk, _) = sc.chunk_range_with_dctx(n, 0, 0)?;
+        if usize::try_from(Header::parse(&chunk)?.nbytes).ok() != Some(len) {
+            return Err(Error::Failure);
+        }
+        Ok(())
+    }
+
+    /// Decodes chunk `n` (`len` bytes once decompressed) into the buffer `out` gives,
+    /// which it asks for only after checking the chunk's header.
+    fn read_chunk_to<'o>(
+        &mut self,
+        n: i64,
+        mask: Option<&[bool]>,
+        len: usize,
+        out: impl FnOnce() -> Result<&'o mut [u8]>,
+    ) -> Result<&'o mut [u8]> {
         let bs = self.block_bytes()?;
         // DELTA decodes every block against the first one, which must then be decoded.
         let mut owned;
@@ -213,21 +257,21 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             Some(m) => {
                 let first = m.iter().position(|&skip| !skip).unwrap_or(0);
                 let last = m.iter().rposition(|&skip| !skip).unwrap_or(0);
-                (first * bs, ((last + 1) * bs).min(out.len()))
+                (first * bs, ((last + 1) * bs).min(len))
             }
-            None => (0, out.len()),
+            None => (0, len),
         };
         let sc = self.sc.borrow_mut();
         let (chunk, dctx) = sc.chunk_range_with_dctx(n, lo, hi)?;
         let h = Header::parse(&chunk)?;
-        if usize::try_from(h.nbytes).ok() != Some(out.len()) {
-            return Err(Error::Data);
+        if usize::try_from(h.nbytes).ok() != Some(len) {
+            return Err(Error::Failure);
         }
         let mut serial = false;
         if let Some(m) = mask {
             if h.filters.contains(&DELTA) && m.first() == Some(&true) {
                 drop(chunk);
-                return self.read_chunk(n, None, out);
+                return self.read_chunk_to(n, None, len, out);
             }
             if h.nblocks().0 == m.len() {
                 dctx.set_maskout(m);
@@ -235,6 +279,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                 serial = m.iter().filter(|&&skip| !skip).count() < 2;
             }
         }
+        let out = out()?;
         let nthreads = dctx.dparams().nthreads;
         if serial {
             dctx.set_nthreads(1);
@@ -244,7 +289,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             dctx.set_nthreads(nthreads);
         }
         r?;
-        Ok(())
+        Ok(out)
     }
 
     /// Compresses `data` (one padded chunk) with the super-chunk's parameters and stores

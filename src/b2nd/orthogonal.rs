@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::array::Array;
 use super::geometry::{c_strides, unflatten};
-use super::scratch::{with_scratch, Scratch};
+use super::scratch::{with_pad, Scratch};
 use super::Geometry;
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
@@ -194,8 +194,8 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                     .map(|(&l, &c)| l / i64::from(c))
                     .collect();
             let n = g.chunk_index(&coords);
-            with_scratch(Scratch::ChunkData, chunk_bytes, |data| {
-                self.read_chunk(n, Some(&mask), data)?;
+            with_pad(Scratch::ChunkData, |pad| {
+                let data = self.read_chunk_pad(n, Some(&mask), pad, chunk_bytes)?;
                 for (&(k, _), &off) in p.items.iter().zip(&offsets) {
                     let src = data.get(off * ts..(off + 1) * ts).ok_or(Error::Data)?;
                     buf[k * ts..(k + 1) * ts].copy_from_slice(src);

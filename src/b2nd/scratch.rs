@@ -22,25 +22,42 @@ pub(crate) enum Scratch {
     Compressed,
 }
 
-/// Runs `f` with this thread's `which` buffer resized to `len` bytes (content left from
-/// earlier use; only new bytes are zeroed); `MemoryAlloc` when the memory is not there.
-/// Re-entrant calls get a buffer of their own.
+/// A thread's working buffer, lent by [`with_pad`] and sized when first needed.
+pub(crate) struct Pad(Vec<u8>);
+
+impl Pad {
+    /// The buffer resized to `len` bytes (content left from earlier use; only new bytes are
+    /// zeroed); `MemoryAlloc` when the memory is not there.
+    pub(crate) fn get(&mut self, len: usize) -> Result<&mut [u8]> {
+        self.0
+            .try_reserve(len.saturating_sub(self.0.len()))
+            .map_err(|_| Error::MemoryAlloc)?;
+        self.0.resize(len, 0);
+        Ok(&mut self.0)
+    }
+}
+
+/// Runs `f` with this thread's `which` buffer, which `f` sizes through [`Pad::get`] once it
+/// knows the size from validated data. Re-entrant calls get a buffer of their own.
+pub(crate) fn with_pad<R>(which: Scratch, f: impl FnOnce(&mut Pad) -> Result<R>) -> Result<R> {
+    let key = match which {
+        Scratch::ChunkData => &CHUNK_DATA,
+        Scratch::Compressed => &COMPRESSED,
+    };
+    let mut pad = Pad(key.with(|b| std::mem::take(&mut *b.borrow_mut())));
+    let r = f(&mut pad);
+    if pad.0.capacity() <= KEEP_LIMIT {
+        key.with(|b| *b.borrow_mut() = pad.0);
+    }
+    r
+}
+
+/// Runs `f` with this thread's `which` buffer resized to `len` bytes, as [`Pad::get`] gives
+/// it.
 pub(crate) fn with_scratch<R>(
     which: Scratch,
     len: usize,
     f: impl FnOnce(&mut [u8]) -> Result<R>,
 ) -> Result<R> {
-    let key = match which {
-        Scratch::ChunkData => &CHUNK_DATA,
-        Scratch::Compressed => &COMPRESSED,
-    };
-    let mut buf = key.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    buf.try_reserve(len.saturating_sub(buf.len()))
-        .map_err(|_| Error::MemoryAlloc)?;
-    buf.resize(len, 0);
-    let r = f(&mut buf);
-    if buf.capacity() <= KEEP_LIMIT {
-        key.with(|b| *b.borrow_mut() = buf);
-    }
-    r
+    with_pad(which, |pad| f(pad.get(len)?))
 }

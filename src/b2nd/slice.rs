@@ -8,7 +8,7 @@ use super::array::{read_meta, Array};
 use super::copy::{box_span, copy_box, Side};
 use super::geometry::{c_strides, flatten, Geometry};
 use super::meta::MAX_DIM;
-use super::scratch::{with_scratch, Scratch};
+use super::scratch::{with_pad, Scratch};
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
@@ -256,7 +256,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
         let mut mask = vec![true; g.nblocks() as usize];
-        with_scratch(Scratch::ChunkData, cb, |data| {
+        with_pad(Scratch::ChunkData, |pad| {
             for part in chunk_parts(&g, start, stop) {
                 let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
                 let unclipped = (0..n).all(|d| {
@@ -274,7 +274,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                     mask[p.block] = false;
                     Ok(())
                 })?;
-                self.read_chunk(part.n, Some(&mask), data)?;
+                let data = self.read_chunk_pad(part.n, Some(&mask), pad, cb)?;
                 for_each_block(&g, &part, start, |p| {
                     copy_box(
                         ts,
@@ -321,7 +321,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let bb = self.block_bytes()?;
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
-        with_scratch(Scratch::ChunkData, cb, |data| {
+        with_pad(Scratch::ChunkData, |pad| {
             for part in chunk_parts(&g, start, stop) {
                 let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
                 let unclipped = (0..n).all(|d| {
@@ -334,13 +334,18 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                         continue;
                     }
                 }
-                if !part.is_whole() {
-                    self.read_chunk(part.n, None, data)?;
-                } else if !(unclipped
-                    && g.extchunkshape()
-                        .iter()
-                        .zip(g.chunkshape())
-                        .all(|(&e, &c)| e == i64::from(c)))
+                let data = if part.is_whole() {
+                    self.check_stored_len(part.n, cb)?;
+                    pad.get(cb)?
+                } else {
+                    self.read_chunk_pad(part.n, None, pad, cb)?
+                };
+                if part.is_whole()
+                    && !(unclipped
+                        && g.extchunkshape()
+                            .iter()
+                            .zip(g.chunkshape())
+                            .all(|(&e, &c)| e == i64::from(c)))
                 {
                     // Padding the blocks do not overwrite must be zeros.
                     data.fill(0);

@@ -6,8 +6,11 @@
 //! assert that this library and the reference agree.
 #![allow(dead_code)] // every fuzz binary uses one entry point
 
+mod b2nd;
 mod memio;
 mod reference;
+
+pub use b2nd::b2nd_read;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -40,6 +43,7 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         "frame_file" => frame_file(data),
         "frame_meta" => frame_meta(data),
         "sframe_index" => sframe_index(data),
+        "b2nd_read" => b2nd_read(data),
         _ => return false,
     }
     true
