@@ -4,6 +4,9 @@
  * get_chunk/get_lazychunk touched; the last chunk a get/set slice touched; the last chunk of
  * a copy. Failing calls, reorders and compressions through schunk->cctx leave it (and a
  * value the program stored there) alone. Every storage kind.
+ * Also blosc2_schunk.blocksize of a super-chunk loaded from a frame buffer: with a copy,
+ * the block size its chunks share (0 when they differ); without, the frame header's (the
+ * block size the compression context last used).
  * usage: frames_current
  */
 #include "fc_common.h"
@@ -81,10 +84,70 @@ static void run(int kind) {
   }
 }
 
+/* blocksize of `sc` loaded back from its frame buffer, with and without a copy. */
+static void loaded_blocksize(blosc2_schunk *sc, int32_t *copied, int32_t *kept) {
+  uint8_t *frame = NULL;
+  bool nf = false;
+  int64_t len = blosc2_schunk_to_buffer(sc, &frame, &nf);
+  REQUIRE(len > 0, "blocksize: to_buffer");
+  blosc2_schunk *a = blosc2_schunk_from_buffer(frame, len, true);
+  REQUIRE(a != NULL, "blocksize: from_buffer copy");
+  *copied = a->blocksize;
+  blosc2_schunk_free(a);
+  uint8_t *own = malloc((size_t)len);
+  memcpy(own, frame, (size_t)len);
+  blosc2_schunk *b = blosc2_schunk_from_buffer(own, len, false);
+  REQUIRE(b != NULL, "blocksize: from_buffer");
+  *kept = b->blocksize;
+  blosc2_schunk_free(b);
+  free(own);
+  if (nf) free(frame);
+}
+
+static void blocksize_after_load(void) {
+  blosc2_cparams cp = fc_cparams(4);
+  cp.blocksize = 0;
+  blosc2_storage st = {.cparams = &cp};
+  blosc2_schunk *sc = blosc2_schunk_new(&st);
+  REQUIRE(sc != NULL, "blocksize: new");
+  int32_t copied, kept;
+  loaded_blocksize(sc, &copied, &kept);
+  CHECK_EQ(copied, 0, "blocksize: no chunks, copy");
+  CHECK_EQ(kept, 0, "blocksize: no chunks");
+  for (int k = 0; k < 3; k++) {
+    fc_fill_i32(g_data, ITEMS, (int64_t)k * ITEMS, 0);
+    REQUIRE(blosc2_schunk_append_buffer(sc, g_data, sizeof g_data) == k + 1, "append");
+  }
+  uint8_t *c = NULL;
+  bool nf = false;
+  REQUIRE(blosc2_schunk_get_chunk(sc, 0, &c, &nf) > 0, "blocksize: get_chunk");
+  int32_t chunk_bs = 0;
+  blosc2_cbuffer_sizes(c, NULL, NULL, &chunk_bs);
+  if (nf) free(c);
+  CHECK(chunk_bs > 0, "blocksize: chunk block size %d", chunk_bs);
+  loaded_blocksize(sc, &copied, &kept);
+  CHECK_EQ(copied, chunk_bs, "blocksize: equal chunks, copy");
+  CHECK_EQ(kept, chunk_bs, "blocksize: equal chunks, header");
+  /* One more chunk with another block size. */
+  blosc2_cparams cp2 = fc_cparams(4);
+  cp2.blocksize = 1024;
+  blosc2_context *cctx = blosc2_create_cctx(cp2);
+  uint8_t chunk[sizeof g_data + BLOSC2_MAX_OVERHEAD];
+  int cb = blosc2_compress_ctx(cctx, g_data, sizeof g_data, chunk, sizeof chunk);
+  blosc2_free_ctx(cctx);
+  REQUIRE(cb > 0, "blocksize: compress");
+  REQUIRE(blosc2_schunk_append_chunk(sc, chunk, true) == 4, "blocksize: append_chunk");
+  loaded_blocksize(sc, &copied, &kept);
+  CHECK_EQ(copied, 0, "blocksize: differing chunks, copy");
+  CHECK_EQ(kept, chunk_bs, "blocksize: differing chunks, header");
+  blosc2_schunk_free(sc);
+}
+
 int main(void) {
   blosc2_init();
   fc_make_tmp("current");
   for (int kind = 0; kind < 4; kind++) run(kind);
+  blocksize_after_load();
   blosc2_destroy();
   return fc_finish("frames_current");
 }

@@ -163,14 +163,26 @@ impl SuperChunk {
     }
 
     /// Moves every chunk into memory (a super-chunk without frame), as the reference does
-    /// for `blosc2_schunk_from_buffer(..., copy = true)`.
+    /// for `blosc2_schunk_from_buffer(..., copy = true)`; the block size becomes the one
+    /// the chunks share (0 when they differ).
     pub fn into_memory(mut self) -> Result<SuperChunk> {
         let mut chunks = Vec::with_capacity(self.nchunks() as usize);
+        let mut blocksize = None;
         for n in 0..self.nchunks() {
             let chunk = self.stored(n)?.into_owned();
             // Copied chunks must have valid headers (the reference checks each one).
-            crate::chunk::Header::parse(&chunk)?;
+            let bs = crate::chunk::Header::parse(&chunk)?.blocksize;
+            blocksize = match blocksize {
+                Some(b) if b != bs => Some(0),
+                Some(b) => Some(b),
+                None => Some(bs),
+            };
             chunks.push(chunk);
+        }
+        // The reported block size becomes the chunks' common one (0 when they differ), as
+        // in the reference; the compression context keeps the frame header's.
+        if let Some(bs) = blocksize {
+            self.cparams.blocksize = bs;
         }
         self.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
         self.store = Store::Memory(chunks);
