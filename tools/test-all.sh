@@ -7,7 +7,7 @@
 # header drift check (tools/gen-headers.sh --check, when present), install + demo, the C
 # test suite against the reference and against ours (each CTest test counted), exports,
 # cross and swap tests (in the ours suite), and the shared corpus (../shared; its absence
-# fails under CI=true).
+# fails under CI=true) with the struct fields of its containers loaded by both libraries.
 # The last line is "N passed, M failed"; the exit status is non-zero if anything failed.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -193,6 +193,20 @@ else
   echo "    $cline"
   if [ $cstatus -ne 0 ]; then grep -E '^(FAIL|CRASH|TIMEOUT)' "$clog" | head -n 20 | sed 's/^/    /'; fi
   record "corpus (library and CLI, every category)" $cstatus "$cline"
+  echo "==> fields-check"
+  flog="$logs/fields-check.log"
+  fstatus=1
+  if [ -n "$refdir" ]; then
+    python3 tools/fields_check.py "$ourdir/libblosc2.so.9" "$refdir/lib/libblosc2.so.9" \
+      "$root/../shared/corpus" > "$flog" 2>&1
+    fstatus=$?
+  else
+    echo "fields-check: no reference library" > "$flog"
+  fi
+  fline=$(tail -n 1 "$flog")
+  echo "    $fline"
+  if [ $fstatus -ne 0 ]; then grep -E '^DIFF' "$flog" | head -n 20 | cut -c1-300 | sed 's/^/    /'; fi
+  record "struct fields of loaded corpus containers, ours against the reference" $fstatus "$fline"
 fi
 
 # --- summary -------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * value the program stored there) alone. Every storage kind.
  * Also blosc2_schunk.blocksize of a super-chunk loaded from a frame buffer: with a copy,
  * the block size its chunks share (0 when they differ); without, the frame header's (the
- * block size the compression context last used).
+ * block size the compression context last used), which a copy's storage->cparams keeps.
  * usage: frames_current
  */
 #include "fc_common.h"
@@ -86,6 +86,7 @@ static void run(int kind) {
 
 /* blocksize of `sc` loaded back from its frame buffer, with and without a copy. */
 static void loaded_blocksize(blosc2_schunk *sc, int32_t *copied, int32_t *kept) {
+  int32_t storage_bs = -1;
   uint8_t *frame = NULL;
   bool nf = false;
   int64_t len = blosc2_schunk_to_buffer(sc, &frame, &nf);
@@ -93,12 +94,14 @@ static void loaded_blocksize(blosc2_schunk *sc, int32_t *copied, int32_t *kept) 
   blosc2_schunk *a = blosc2_schunk_from_buffer(frame, len, true);
   REQUIRE(a != NULL, "blocksize: from_buffer copy");
   *copied = a->blocksize;
+  storage_bs = a->storage->cparams->blocksize;
   blosc2_schunk_free(a);
   uint8_t *own = malloc((size_t)len);
   memcpy(own, frame, (size_t)len);
   blosc2_schunk *b = blosc2_schunk_from_buffer(own, len, false);
   REQUIRE(b != NULL, "blocksize: from_buffer");
   *kept = b->blocksize;
+  CHECK_EQ(storage_bs, b->blocksize, "blocksize: a copy's storage keeps the header's");
   blosc2_schunk_free(b);
   free(own);
   if (nf) free(frame);

@@ -166,6 +166,11 @@ impl SchunkBox {
         Box::into_raw(b).cast()
     }
 
+    /// Sets the block size of the parameters `storage->cparams` shows.
+    pub(crate) fn set_storage_blocksize(&mut self, blocksize: i32) {
+        self.cparams.blocksize = blocksize;
+    }
+
     /// Refreshes the counters and parameters of the C struct (and the metalayer mirrors
     /// when the state was re-read from the file).
     pub(crate) fn sync(&mut self) {

@@ -127,10 +127,13 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
             if cframe.is_null() || n < crate::frame::header::HEADER_MINLEN {
                 return Err(Error::InvalidParam);
             }
+            let mut header_blocksize = None;
             let mut core = if copy {
                 // SAFETY: the caller guarantees `len` readable bytes.
                 let bytes = unsafe { std::slice::from_raw_parts(cframe, n) };
-                SuperChunk::from_cframe(bytes)?.into_memory()?
+                let framed = SuperChunk::from_cframe(bytes)?;
+                header_blocksize = Some(framed.cparams().blocksize);
+                framed.into_memory()?
             } else {
                 // SAFETY: the caller hands over a malloc'd block of `len` bytes.
                 SuperChunk::from_buffer(Box::new(unsafe { MallocBuf::adopt(cframe, n) }))?
@@ -139,6 +142,10 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
             let p = SchunkBox::into_c(core, blosc2_io::DEFAULTS, FrameLock::none(), None);
             // SAFETY: `p` was just created and is not shared yet.
             if let (true, Some(b)) = (copy, unsafe { schunk_box(p) }) {
+                // The storage keeps the frame header's block size, as the reference's does.
+                if let Some(bs) = header_blocksize {
+                    b.set_storage_blocksize(bs);
+                }
                 b.chunk_array.adopt_loaded();
                 b.sync();
             }
