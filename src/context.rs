@@ -320,7 +320,15 @@ impl Context {
             return Err(Error::InvalidParam);
         }
         let tuner = self.callbacks.tuner.clone();
+        // The block size (and a typesize over 255 taken as 1) of the last compression stay
+        // the context's parameters for the next one, as in the reference.
         let mut cp = cp;
+        if let Some(bs) = self.last_blocksize {
+            cp.blocksize = bs;
+            if cp.typesize > i32::from(u8::MAX) {
+                cp.typesize = 1;
+            }
+        }
         let mut run = cp;
         if let Some(t) = &tuner {
             let before = cp;

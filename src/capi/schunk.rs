@@ -441,12 +441,17 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
             // SAFETY: forwarded caller guarantees.
             let core = unsafe {
                 with_schunk(schunk, |b| {
-                    if given {
+                    let copied = if given {
                         let cp = st.cparams;
                         b.core.copy_with(st, cp)
                     } else {
                         b.core.copy(st)
+                    }?;
+                    // The reference reads every chunk of the source, the last one last.
+                    if b.core.nchunks() > 0 {
+                        b.c.current_nchunk = b.core.nchunks() - 1;
                     }
+                    Ok(copied)
                 })
             }?;
             let lock = locking_for(&core, &io)?;

@@ -164,12 +164,19 @@ impl SuperChunk {
     fn fit_chunksize(&mut self, nb: i32, at: i64, op: Op) -> Result<()> {
         let n = self.nchunks();
         let cs = self.chunksize;
-        if cs == -1 || n == 0 {
+        if cs == -1 {
             self.chunksize = nb;
             return Ok(());
         }
         if cs == 0 {
             return Ok(());
+        }
+        // An emptied super-chunk keeps its chunk size and takes no larger chunk.
+        if n == 0 && nb > cs {
+            return Err(match op {
+                Op::Insert => Error::ChunkInsert,
+                _ => Error::ChunkAppend,
+            });
         }
         let last_short = self.nbytes != i64::from(cs) * n;
         let keep = match op {
@@ -442,9 +449,6 @@ impl SuperChunk {
         if cs > 0 && old_nbytes != cs && !was_last {
             self.make_variable()?;
         }
-        if self.nchunks() == 0 {
-            self.chunksize = -1;
-        }
         self.commit()?;
         Ok(self.nchunks())
     }
@@ -457,6 +461,10 @@ impl SuperChunk {
 
     fn reorder_inner(&mut self, order: &[i64]) -> Result<()> {
         let n = self.nchunks() as usize;
+        // The reference refuses to reorder the empty index of a frame.
+        if n == 0 && self.has_frame() {
+            return Err(Error::Data);
+        }
         if order.len() != n {
             return Err(Error::Data);
         }

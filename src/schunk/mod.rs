@@ -250,7 +250,12 @@ impl SuperChunk {
             cbytes: self.cbytes,
             typesize: self.cparams.typesize,
             blocksize: self.cparams.blocksize,
-            chunksize: self.chunksize,
+            // An emptied super-chunk keeps its chunk size, but its frame says "unset".
+            chunksize: if self.nchunks() == 0 {
+                -1
+            } else {
+                self.chunksize
+            },
             nthreads_c: if self.copy_threads {
                 0
             } else {

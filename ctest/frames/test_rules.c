@@ -1,0 +1,127 @@
+/*
+ * Rules of the reference's counters and parameters that plain round trips do not show,
+ * on every storage kind:
+ *  - a compression context keeps the block size of its last compression as its parameter
+ *    for the next one (blosc2_compress_ctx and super-chunk appends alike): after a 7136-byte
+ *    chunk, a 10000-byte one is cut in 7136-byte blocks;
+ *  - blosc2_schunk_copy leaves the source's current_nchunk at its last chunk;
+ *  - blosc2_schunk_fill_special leaves current_nchunk at the last chunk without a frame
+ *    and at 0 with one;
+ *  - reordering the empty index of a frame fails with BLOSC2_ERROR_DATA (not without one);
+ *  - deleting every chunk keeps the chunk size (a file's frame header then says -1), after which a
+ *    smaller chunk is taken and a larger one refused (-20 append, -19 insert).
+ * usage: frames_rules
+ */
+#include "fc_common.h"
+
+#define BIG 10000
+#define SMALL 7136
+
+static uint8_t g_src[BIG];
+
+static int32_t header_blocksize(const uint8_t *chunk) {
+  int32_t bs = -1;
+  blosc2_cbuffer_sizes(chunk, NULL, NULL, &bs);
+  return bs;
+}
+
+/* The block size of chunk n of sc. */
+static int32_t chunk_blocksize(blosc2_schunk *sc, int64_t n) {
+  uint8_t *c = NULL;
+  bool nf = false;
+  if (blosc2_schunk_get_chunk(sc, n, &c, &nf) < 0) return -1;
+  int32_t bs = header_blocksize(c);
+  if (nf) free(c);
+  return bs;
+}
+
+static void sticky_blocksize_ctx(void) {
+  blosc2_cparams cp = fc_cparams(8);
+  cp.blocksize = 0;
+  blosc2_context *cctx = blosc2_create_cctx(cp);
+  static uint8_t out[BIG + BLOSC2_MAX_OVERHEAD];
+  REQUIRE(blosc2_compress_ctx(cctx, g_src, SMALL, out, sizeof out) > 0, "ctx: small");
+  CHECK_EQ(header_blocksize(out), SMALL, "ctx: small chunk in one block");
+  REQUIRE(blosc2_compress_ctx(cctx, g_src, BIG, out, sizeof out) > 0, "ctx: big");
+  CHECK_EQ(header_blocksize(out), SMALL, "ctx: the next chunk keeps the block size");
+  blosc2_cparams got;
+  REQUIRE(blosc2_ctx_get_cparams(cctx, &got) == 0, "ctx: get_cparams");
+  CHECK_EQ(got.blocksize, SMALL, "ctx: reported block size");
+  blosc2_free_ctx(cctx);
+}
+
+static void run(int kind) {
+  const char *ctx = fc_kind_names[kind];
+  blosc2_cparams cp = fc_cparams(8);
+  cp.blocksize = 0;
+  blosc2_schunk *sc = fc_new_schunk(kind, "rules.b2", &cp);
+  REQUIRE(sc != NULL, "%s: new", ctx);
+  REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 1, "%s: append small", ctx);
+  REQUIRE(blosc2_schunk_append_buffer(sc, g_src, BIG) == 2, "%s: append big", ctx);
+  CHECK_EQ(chunk_blocksize(sc, 1), SMALL, "%s: appended chunk keeps the block size", ctx);
+
+  /* copy: the source ends at its last chunk */
+  uint8_t buf[BIG];
+  REQUIRE(blosc2_schunk_decompress_chunk(sc, 0, buf, BIG) == SMALL, "%s: decompress", ctx);
+  CHECK_EQ(sc->current_nchunk, 0, "%s: before copy", ctx);
+  blosc2_storage st = BLOSC2_STORAGE_DEFAULTS;
+  blosc2_schunk *copy = blosc2_schunk_copy(sc, &st);
+  REQUIRE(copy != NULL, "%s: copy", ctx);
+  CHECK_EQ(sc->current_nchunk, 1, "%s: source after copy", ctx);
+  blosc2_schunk_free(copy);
+
+  /* delete every chunk */
+  int32_t chunksize = sc->chunksize;
+  CHECK_EQ(chunksize, 0, "%s: variable chunks after small then big", ctx);
+  blosc2_schunk_free(sc);
+  sc = fc_new_schunk(kind, "rules.b2", &cp);
+  REQUIRE(sc != NULL, "%s: new", ctx);
+  REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 1, "%s: append", ctx);
+  REQUIRE(blosc2_schunk_delete_chunk(sc, 0) == 0, "%s: delete", ctx);
+  CHECK_EQ(sc->chunksize, SMALL, "%s: emptied keeps the chunk size", ctx);
+  /* (An in-memory contiguous frame is rebuilt differently: not checked here.) */
+  if (fc_kind_on_disk(kind)) {
+    uint8_t *frame = NULL;
+    bool nf = false;
+    int64_t len = blosc2_schunk_to_buffer(sc, &frame, &nf);
+    REQUIRE(len > 62, "%s: to_buffer", ctx);
+    /* The frame header's chunk size: an int32 after a msgpack marker at byte 57. */
+    CHECK_EQ(frame[57], 0xd2, "%s: chunk size marker", ctx);
+    CHECK_EQ(fc_rd32be(frame + 58), 0xffffffffu, "%s: emptied frame says -1", ctx);
+    if (nf) free(frame);
+  }
+  uint8_t chunk[BIG + BLOSC2_MAX_OVERHEAD];
+  blosc2_context *cctx = blosc2_create_cctx(cp);
+  REQUIRE(blosc2_compress_ctx(cctx, g_src, BIG, chunk, sizeof chunk) > 0, "%s: compress", ctx);
+  blosc2_free_ctx(cctx);
+  CHECK_EQ(blosc2_schunk_insert_chunk(sc, 0, chunk, true), BLOSC2_ERROR_CHUNK_INSERT,
+           "%s: larger insert refused", ctx);
+  CHECK_EQ(blosc2_schunk_append_buffer(sc, g_src, BIG), BLOSC2_ERROR_CHUNK_APPEND,
+           "%s: larger append refused", ctx);
+  CHECK_EQ(blosc2_schunk_append_buffer(sc, g_src, 4000), 1, "%s: smaller append", ctx);
+  CHECK_EQ(sc->chunksize, SMALL, "%s: chunk size kept", ctx);
+  blosc2_schunk_free(sc);
+
+  /* reorder of an empty index */
+  sc = fc_new_schunk(kind, "rules.b2", &cp);
+  REQUIRE(sc != NULL, "%s: new", ctx);
+  int64_t order[1] = {0};
+  CHECK_EQ(blosc2_schunk_reorder_offsets(sc, order),
+           fc_kind_has_frame(kind) ? BLOSC2_ERROR_DATA : 0, "%s: reorder empty", ctx);
+
+  /* fill_special */
+  CHECK_EQ(blosc2_schunk_fill_special(sc, 3 * 1000 + 1, BLOSC2_SPECIAL_ZERO, 8000), 4,
+           "%s: fill", ctx);
+  CHECK_EQ(sc->current_nchunk, fc_kind_has_frame(kind) ? 0 : 3, "%s: after fill", ctx);
+  blosc2_schunk_free(sc);
+}
+
+int main(void) {
+  blosc2_init();
+  fc_make_tmp("rules");
+  for (int i = 0; i < BIG; i++) g_src[i] = (uint8_t)((i * 7 + i / 13) % 5 == 0 ? i : 0);
+  sticky_blocksize_ctx();
+  for (int kind = 0; kind < FC_NKINDS; kind++) run(kind);
+  blosc2_destroy();
+  return fc_finish("frames_rules");
+}
