@@ -8,7 +8,8 @@
  *  - blosc2_schunk_fill_special leaves current_nchunk at the last chunk without a frame
  *    and at 0 with one;
  *  - reordering the empty index of a frame fails with BLOSC2_ERROR_DATA (not without one);
- *  - deleting every chunk keeps the chunk size (a file's frame header then says -1), after which a
+ *  - deleting every chunk keeps the chunk size (a file's frame header then says -1, a copy
+ *    keeps it too), after which a
  *    smaller chunk is taken and a larger one refused (-20 append, -19 insert).
  * usage: frames_rules
  */
@@ -79,6 +80,10 @@ static void run(int kind) {
   REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 1, "%s: append", ctx);
   REQUIRE(blosc2_schunk_delete_chunk(sc, 0) == 0, "%s: delete", ctx);
   CHECK_EQ(sc->chunksize, SMALL, "%s: emptied keeps the chunk size", ctx);
+  blosc2_schunk *empty_copy = blosc2_schunk_copy(sc, &st);
+  REQUIRE(empty_copy != NULL, "%s: copy of the emptied", ctx);
+  CHECK_EQ(empty_copy->chunksize, SMALL, "%s: its copy keeps it too", ctx);
+  blosc2_schunk_free(empty_copy);
   /* (An in-memory contiguous frame is rebuilt differently: not checked here.) */
   if (fc_kind_on_disk(kind)) {
     uint8_t *frame = NULL;

@@ -149,11 +149,16 @@ pub(crate) fn array_into_c(
     io: blosc2_io,
     user: Option<UserParams>,
 ) -> Result<*mut b2nd_array_t> {
-    let (sc, geom, dtype, dtype_format) = a.into_parts();
+    let (mut sc, geom, dtype, dtype_format) = a.into_parts();
+    let touched = sc.take_touched();
     let lock = locking_for(&sc, &io).unwrap_or_else(|_| FrameLock::none());
     let scp = SchunkBox::into_c(sc, io, lock, user);
     if scp.is_null() {
         return Err(Error::Failure);
+    }
+    // SAFETY: the super-chunk was just created here and is not shared.
+    if let (Some(n), Some(b)) = (touched, unsafe { schunk_box(scp) }) {
+        b.c.current_nchunk = n;
     }
     alloc_array(scp, &geom, dtype.as_deref(), dtype_format).inspect_err(|_| {
         // SAFETY: the super-chunk was just created here and is not shared.
@@ -191,6 +196,7 @@ pub(crate) unsafe fn with_array<T>(
     // SAFETY: `arr.sc` is the array's live super-chunk.
     let mut r = unsafe {
         with_schunk(arr.sc, |b| {
+            b.core.take_touched();
             let mut core = Array {
                 sc: &mut b.core,
                 geom,
@@ -205,6 +211,11 @@ pub(crate) unsafe fn with_array<T>(
             let before = core.geom.clone();
             let r = f(&mut core);
             after = Some((core.geom != before, core.geom.clone()));
+            // As in the reference, the super-chunk's current chunk is the last one the
+            // operation read or wrote.
+            if let Some(n) = b.core.take_touched() {
+                b.c.current_nchunk = n;
+            }
             r
         })
     };

@@ -90,6 +90,7 @@ impl SuperChunk {
         if n >= self.nchunks() {
             return Err(Error::InvalidParam);
         }
+        self.touched = Some(n);
         let slot = match &self.store {
             Store::Memory(_) => None,
             Store::Frame(_, offs) => Some(offsets::slot(offs[idx])?),
@@ -123,6 +124,9 @@ impl SuperChunk {
         hi: usize,
     ) -> Result<(Cow<'_, [u8]>, &mut Context)> {
         let idx = usize::try_from(n).map_err(|_| Error::InvalidParam)?;
+        if n < self.nchunks() {
+            self.touched = Some(n);
+        }
         let at = match &self.store {
             Store::Frame(Frame::Contiguous(_), offs) if self.storage.urlpath.is_some() => {
                 match offs.get(idx).map(|&o| offsets::slot(o)) {
@@ -342,6 +346,7 @@ impl SuperChunk {
         self.vl_blocks |= h.is_vl();
         self.commit()
             .map_err(|e| write_error(e, Error::ChunkAppend))?;
+        self.touched = Some(self.nchunks() - 1);
         Ok(self.nchunks())
     }
 
@@ -372,6 +377,7 @@ impl SuperChunk {
         self.vl_blocks |= h.is_vl();
         self.commit()
             .map_err(|e| write_error(e, Error::ChunkInsert))?;
+        self.touched = Some(n);
         Ok(self.nchunks())
     }
 
@@ -415,6 +421,7 @@ impl SuperChunk {
         self.vl_blocks |= h.is_vl();
         self.commit()
             .map_err(|e| write_error(e, Error::ChunkUpdate))?;
+        self.touched = Some(n);
         Ok(self.nchunks())
     }
 
@@ -450,6 +457,7 @@ impl SuperChunk {
             self.make_variable()?;
         }
         self.commit()?;
+        self.touched = Some(n);
         Ok(self.nchunks())
     }
 

@@ -83,6 +83,8 @@ pub struct SuperChunk {
     pub(crate) synced: bool,
     /// Where new chunks are compressed before they are stored.
     pub(crate) out_buf: outbuf::OutBuf,
+    /// The chunk the last read, append, insert, update or delete touched, until taken.
+    pub(crate) touched: Option<i64>,
 }
 
 impl SuperChunk {
@@ -106,7 +108,14 @@ impl SuperChunk {
             copy_threads: false,
             synced: false,
             out_buf: outbuf::OutBuf::default(),
+            touched: None,
         }
+    }
+
+    /// The chunk the last read, append, insert, update or delete touched since the last
+    /// call (what the reference's `current_nchunk` follows).
+    pub(crate) fn take_touched(&mut self) -> Option<i64> {
+        self.touched.take()
     }
 
     /// A new, empty super-chunk. As in the reference, an existing file or directory at
