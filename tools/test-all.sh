@@ -209,6 +209,22 @@ else
   record "struct fields of loaded corpus containers, ours against the reference" $fstatus "$fline"
 fi
 
+# --- random super-chunk operation sequences against the reference --------------------
+echo "==> ops-check"
+olog="$logs/ops-check.log"
+ostatus=1
+if [ -n "$refdir" ]; then
+  python3 tools/ops_check.py "$ourdir/libblosc2.so.9" "$refdir/lib/libblosc2.so.9" 600 1 \
+    > "$olog" 2>&1
+  ostatus=$?
+else
+  echo "ops-check: no reference library" > "$olog"
+fi
+oline=$(tail -n 1 "$olog")
+echo "    $oline"
+if [ $ostatus -ne 0 ]; then grep -E '^DIFF' "$olog" | head -n 10 | cut -c1-300 | sed 's/^/    /'; fi
+record "random super-chunk operation sequences, ours against the reference" $ostatus "$oline"
+
 # --- summary -------------------------------------------------------------------------
 echo
 echo "==> summary (logs in $logs)"

@@ -57,11 +57,18 @@ fn index_cparams() -> CParams {
 /// Compresses the offsets into an index chunk, as the reference does when chunks are
 /// appended, inserted, updated, deleted or reordered.
 pub fn encode(offsets: &[i64]) -> Result<Vec<u8>> {
+    encode_within(offsets, offsets.len())
+}
+
+/// As [`encode`], with the output room of an index of `room` entries: the reference
+/// compresses the index left by a deletion into the room of the one before, which lets
+/// it keep a compressed index a little larger than a copy of the offsets.
+fn encode_within(offsets: &[i64], room: usize) -> Result<Vec<u8>> {
     let mut raw = Vec::with_capacity(offsets.len() * 8);
     for o in offsets {
         raw.extend_from_slice(&o.to_le_bytes());
     }
-    let mut out = vec![0u8; raw.len() + MAX_OVERHEAD];
+    let mut out = vec![0u8; room.max(offsets.len()) * 8 + MAX_OVERHEAD];
     let mut ctx = Context::compressor(index_cparams());
     let n = ctx.compress(&raw, &mut out)?;
     if n == 0 {
@@ -119,7 +126,7 @@ impl IndexChunk {
             self.bytes = if offsets.is_empty() {
                 Vec::new()
             } else {
-                encode(offsets)?
+                encode_within(offsets, self.offsets.len())?
             };
             self.offsets = offsets.to_vec();
         }

@@ -498,9 +498,11 @@ impl SuperChunk {
                     .map(|&o| slots[o as usize].take().unwrap_or_default())
                     .collect();
             }
-            Store::Frame(_, offs) => {
+            Store::Frame(f, offs) => {
                 let old = offs.clone();
                 *offs = order.iter().map(|&o| old[o as usize]).collect();
+                // The reference compresses its index anew on every reorder.
+                f.set_index(offsets::IndexChunk::default());
             }
         }
         self.commit()
