@@ -384,6 +384,9 @@ pub fn compress(
         .cctx
         .get_or_insert_with(|| (cparams, Context::compressor(cparams)));
     ctx.set_blosc1_header(blosc1_header);
+    // The global settings give every call its parameters anew: nothing carries over
+    // from the last compression (unlike a context's own parameters).
+    ctx.set_cparams(cparams);
     ctx.compress(src, dst)
 }
 
