@@ -2,6 +2,8 @@
  * blosc2_schunk.current_nchunk of an array's super-chunk after each b2nd operation: the
  * last chunk the operation read, wrote, inserted or deleted, as the reference leaves it.
  * A 1-D array of 100 int32 items in chunks of 30 (4 chunks), built from a buffer each time.
+ * Also which deletions the reference takes: a range ending the axis, or whole chunks (then
+ * even past the end, shortening the axis by the length asked); an empty range anywhere.
  * usage: b2nd_current
  */
 #include "b2_common.h"
@@ -61,6 +63,22 @@ int main(void) {
   CHECK_EQ(b2nd_resize(a, small, NULL), 0, "resize down");
   CHECK_EQ(a->sc->current_nchunk, 2, "resize down");
   b2nd_free(a);
+  static const struct {
+    int64_t start, len;
+    int rc;
+    int64_t shape;
+  } dels[] = {{90, 20, -12, 100}, {99, 2, -12, 100}, {10, 10, -12, 100}, {50, 0, 0, 100},
+              {99, 0, 0, 100},    {101, 0, -12, 100}, {95, 5, 0, 95},     {90, 30, 0, 70},
+              {30, 90, 0, 10},    {0, 101, -12, 100}};
+  for (size_t i = 0; i < sizeof dels / sizeof dels[0]; i++) {
+    a = make();
+    REQUIRE(a != NULL, "from_cbuffer");
+    CHECK_EQ(b2nd_delete(a, 0, dels[i].start, dels[i].len), dels[i].rc, "delete %lld+%lld",
+             (long long)dels[i].start, (long long)dels[i].len);
+    CHECK_EQ(a->shape[0], dels[i].shape, "delete %lld+%lld: shape", (long long)dels[i].start,
+             (long long)dels[i].len);
+    b2nd_free(a);
+  }
   blosc2_destroy();
   return tc_finish("b2nd_current");
 }

@@ -269,6 +269,22 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                 buf[k * ts..(k + 1) * ts].copy_from_slice(&tmp[off * ts..(off + 1) * ts]);
             }
         }
+        // The reference reads the chunks in order: the last one it touches is the highest.
+        let last = coords
+            .iter()
+            .map(|&c| {
+                let idx = unflatten(&shape, c);
+                let chunk: Vec<i64> = idx
+                    .iter()
+                    .zip(g.chunkshape())
+                    .map(|(&i, &cl)| i / i64::from(cl))
+                    .collect();
+                g.chunk_index(&chunk)
+            })
+            .max();
+        if let Some(n) = last {
+            self.sc.borrow_mut().touched = Some(n);
+        }
         Ok(())
     }
 }

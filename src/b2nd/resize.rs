@@ -181,8 +181,9 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         self.insert(buf, axis, n)
     }
 
-    /// Deletes `len` items at `at` on `axis`. A range past the end shortens the axis by
-    /// `len` all the same, as the reference does.
+    /// Deletes `len` items at `at` on `axis`: a range that ends the axis, or one whose
+    /// start and length are whole chunks; such a range past the end shortens the axis by
+    /// `len` all the same, as the reference does. An empty range changes nothing.
     pub fn delete(&mut self, axis: usize, at: i64, len: i64) -> Result<()> {
         let ndim = self.ndim();
         if axis >= ndim || len < 0 {
@@ -190,16 +191,17 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         }
         let n = self.shape()[axis];
         let c = i64::from(self.geometry().chunkshape()[axis]);
-        let past_end = (0..=n).contains(&at) && at.checked_add(len).is_some_and(|e| e > n);
-        if past_end && len > n {
-            return Err(Error::InvalidParam);
-        }
-        if !past_end && !delete_ok(at, len, n, c) {
+        if !(0..=n).contains(&at) || len > n {
             return Err(Error::InvalidParam);
         }
         if len == 0 {
             return Ok(());
         }
+        let whole_chunks = c > 0 && at % c == 0 && len % c == 0;
+        if at + len != n && !whole_chunks {
+            return Err(Error::InvalidParam);
+        }
+        let past_end = at + len > n;
         let mut new_shape = self.shape().to_vec();
         new_shape[axis] = n - len;
         let mut at_v = vec![0i64; ndim];

@@ -85,6 +85,8 @@ pub struct SuperChunk {
     pub(crate) out_buf: outbuf::OutBuf,
     /// The chunk the last read, append, insert, update or delete touched, until taken.
     pub(crate) touched: Option<i64>,
+    /// Whether deletions removed the last chunk (and none came since).
+    pub(crate) emptied: bool,
 }
 
 impl SuperChunk {
@@ -109,6 +111,7 @@ impl SuperChunk {
             synced: false,
             out_buf: outbuf::OutBuf::default(),
             touched: None,
+            emptied: false,
         }
     }
 
@@ -259,8 +262,9 @@ impl SuperChunk {
             cbytes: self.cbytes,
             typesize: self.cparams.typesize,
             blocksize: self.cparams.blocksize,
-            // An emptied super-chunk keeps its chunk size, but its frame says "unset".
-            chunksize: if self.nchunks() == 0 {
+            // A super-chunk emptied by deletions keeps its chunk size, but its frame says
+            // "unset".
+            chunksize: if self.emptied && self.nchunks() == 0 {
                 -1
             } else {
                 self.chunksize

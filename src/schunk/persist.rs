@@ -162,7 +162,7 @@ impl SuperChunk {
             let k = self.decompress_chunk(n, &mut buf)?;
             out.append_buffer(&buf[..k])?;
         }
-        out.keep_chunksize_of(self);
+        out.keep_chunksize_of(self)?;
         Ok(out)
     }
 
@@ -185,14 +185,17 @@ impl SuperChunk {
             let c = self.stored(n)?.into_owned();
             out.append_chunk(&c)?;
         }
-        out.keep_chunksize_of(self);
+        out.keep_chunksize_of(self)?;
         Ok(out)
     }
 
-    /// An empty copy keeps the chunk size of its (emptied) source, as in the reference.
-    fn keep_chunksize_of(&mut self, source: &SuperChunk) {
-        if source.nchunks() == 0 {
+    /// An empty copy keeps the chunk size of its (empty) source, in its frame too, as in
+    /// the reference.
+    fn keep_chunksize_of(&mut self, source: &SuperChunk) -> Result<()> {
+        if source.nchunks() == 0 && self.chunksize != source.chunksize {
             self.chunksize = source.chunksize;
+            self.commit()?;
         }
+        Ok(())
     }
 }

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Random b2nd operation sequences, ours against the reference.
+
+Loads our libblosc2 and the reference's into one process (ctypes), creates the same
+1-D to 3-D array through each (from a buffer, zeros or full; in memory, in an in-memory
+frame, in a frame file or a sparse directory) and runs the same random sequence of
+b2nd calls on both: get/set slices, orthogonal and sparse reads, resize (growing and
+shrinking, at the end or at a start), insert, append, delete, copy and get_slice into
+new arrays. After each call the return values, the data read, and the public fields of
+both ``b2nd_array_t`` structs and their super-chunks must be equal; at the end of each
+sequence the array's contents (``b2nd_to_cbuffer``) and its frame (``b2nd_to_cframe``)
+must be identical.
+
+Sequences that reach the reference's bugs are not generated or not compared: appends
+(and inserts at the end) to an axis that does not end on a chunk boundary (the reference
+writes them at the next boundary and loses items), inserts into an array with an empty
+axis (it divides by zero), deletions past the end of an axis (it
+shortens the shape but keeps the chunks), empty slices (it still reads, and for set_slice
+rewrites, the chunk holding the start, which shows in current_nchunk), and
+current_nchunk after calls both libraries refuse (the reference may touch a chunk before
+refusing). Super-chunks
+without a frame leave cbytes out of the comparison: the reference counts the bytes of
+special chunks when they come in and not when they go, and every array starts with them.
+
+usage: b2nd_ops_check.py OURS_SO REFERENCE_SO [TRIALS] [SEED]
+"""
+import ctypes
+import os
+import random
+import shutil
+import struct
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fields_check  # noqa: E402
+
+I64 = ctypes.c_int64
+
+
+def arr64(values):
+    return (ctypes.c_int64 * max(1, len(values)))(*values)
+
+
+def load(path):
+    lib = fields_check.load(path)
+    lib.b2nd_create_ctx.restype = ctypes.c_void_p
+    return lib
+
+
+class Lib:
+    """One library with the buffers its contexts point to."""
+
+    def __init__(self, lib):
+        self.lib, self.keep = lib, []
+
+    def ctx(self, g, shape, path):
+        """A b2nd context for `g` (the trial's parameters) with `shape`."""
+        cp = (ctypes.c_ubyte * 136)()
+        cp[0], cp[2] = g["codec"], g["clevel"]
+        struct.pack_into("<ihxxii", cp, 8, g["typesize"], 1, 0, 4)
+        cp[32 + 5] = g["filter"]
+        dp = (ctypes.c_ubyte * 64)()
+        struct.pack_into("<h", dp, 0, 1)
+        st = (ctypes.c_ubyte * 40)()
+        st[0] = g["kind"] in ("cframe-mem", "cframe-file")
+        url = ctypes.create_string_buffer(path.encode()) if path else None
+        struct.pack_into("<QQQ", st, 8, ctypes.addressof(url) if url else 0,
+                         ctypes.addressof(cp), ctypes.addressof(dp))
+        self.keep += [cp, dp, st, url]
+        nd = len(shape)
+        return ctypes.c_void_p(self.lib.b2nd_create_ctx(
+            ctypes.byref(st), nd, arr64(shape), (ctypes.c_int32 * nd)(*g["chunkshape"]),
+            (ctypes.c_int32 * nd)(*g["blockshape"]), None, 0, None, 0))
+
+
+def state(lib, a):
+    """Fields, contents and frame of array `a`."""
+    f = fields_check.array_fields(a.value)
+    n = f["nitems"] * (f["sc.head"] and 1)
+    ts = struct.unpack_from("<i", bytes.fromhex(f["sc.head"]), 8)[0]
+    buf = ctypes.create_string_buffer(max(1, n * ts))
+    rc = lib.b2nd_to_cbuffer(a, buf, I64(len(buf)))
+    p, size, nf = ctypes.c_void_p(), I64(), ctypes.c_bool()
+    rc2 = lib.b2nd_to_cframe(a, ctypes.byref(p), ctypes.byref(size), ctypes.byref(nf))
+    frame = ctypes.string_at(p, size.value) if rc2 == 0 else rc2
+    return f, (rc, buf.raw), frame
+
+
+def new_array(L, g, path):
+    lib, a = L.lib, ctypes.c_void_p()
+    ctx = L.ctx(g, g["shape"], path)
+    if g["make"] == "from":
+        rc = lib.b2nd_from_cbuffer(ctx, ctypes.byref(a), g["data"], I64(len(g["data"])))
+    elif g["make"] == "zeros":
+        rc = lib.b2nd_zeros(ctx, ctypes.byref(a))
+    else:
+        rc = lib.b2nd_full(ctx, ctypes.byref(a), g["data"][:g["typesize"]])
+    lib.b2nd_free_ctx(ctx)
+    return rc, a
+
+
+def step(L, a, op, x, g, tmp, side):
+    """Runs `op` with arguments `x` on one library's array; its result."""
+    lib, nd, ts = L.lib, len(g["shape"]), g["typesize"]
+    if op in ("get_slice", "set_slice"):
+        start, stop = x["start"], x["stop"]
+        bshape = [max(0, b - s) for s, b in zip(start, stop)]
+        size = ts
+        for b in bshape:
+            size *= b
+        buf = ctypes.create_string_buffer(x["bytes"][:size], max(1, size))
+        if op == "get_slice":
+            rc = lib.b2nd_get_slice_cbuffer(a, arr64(start), arr64(stop), buf, arr64(bshape),
+                                            I64(size))
+            return rc, buf.raw if rc == 0 else None
+        return lib.b2nd_set_slice_cbuffer(buf, arr64(bshape), I64(size), arr64(start),
+                                          arr64(stop), a)
+    if op == "orthogonal":
+        sel = [arr64(s) for s in x["sel"]]
+        ptrs = (ctypes.POINTER(ctypes.c_int64) * nd)(
+            *[ctypes.cast(s, ctypes.POINTER(ctypes.c_int64)) for s in sel])
+        sizes = arr64([len(s) for s in x["sel"]])
+        n = ts
+        for s in x["sel"]:
+            n *= len(s)
+        buf = ctypes.create_string_buffer(max(1, n))
+        rc = lib.b2nd_get_orthogonal_selection(a, ptrs, sizes, buf, sizes, I64(n))
+        return rc, buf.raw if rc == 0 else None
+    if op == "sparse":
+        coords = arr64(x["coords"])
+        buf = ctypes.create_string_buffer(max(1, ts * len(x["coords"])))
+        rc = lib.b2nd_get_sparse_cbuffer(a, I64(len(x["coords"])), coords, buf, I64(len(buf)))
+        return rc, buf.raw if rc == 0 else None
+    if op == "resize":
+        return lib.b2nd_resize(a, arr64(x["new_shape"]),
+                               arr64(x["at"]) if x["at"] is not None else None)
+    if op in ("insert", "append"):
+        shape = list(fields_check.array_fields(a.value)["shape"])
+        shape[x["axis"]] = x["count"]
+        size = ts
+        for s in shape:
+            size *= s
+        buf = ctypes.create_string_buffer(x["bytes"][:size], max(1, size))
+        if op == "append":
+            return lib.b2nd_append(a, buf, I64(size), ctypes.c_int8(x["axis"]))
+        return lib.b2nd_insert(a, buf, I64(size), ctypes.c_int8(x["axis"]), I64(x["where"]))
+    if op == "delete":
+        return lib.b2nd_delete(a, ctypes.c_int8(x["axis"]), I64(x["where"]), I64(x["count"]))
+    if op in ("copy", "get_slice_array"):
+        path = None
+        if g["kind"] in ("cframe-file", "sframe-dir"):
+            path = os.path.join(tmp, "copy%d.b2nd" % side)
+            shutil.rmtree(path, ignore_errors=True)
+            if os.path.exists(path):
+                os.remove(path)
+        out = ctypes.c_void_p()
+        ctx = L.ctx(g, g["shape"], path)
+        if op == "copy":
+            rc = lib.b2nd_copy(ctx, a, ctypes.byref(out))
+        else:
+            rc = lib.b2nd_get_slice(ctx, ctypes.byref(out), a, arr64(x["start"]),
+                                    arr64(x["stop"]))
+        lib.b2nd_free_ctx(ctx)
+        if rc != 0:
+            return rc
+        s = state(lib, out)
+        lib.b2nd_free(out)
+        return s
+    raise ValueError(op)
+
+
+OPS = ("get_slice", "get_slice", "set_slice", "set_slice", "orthogonal", "sparse", "resize",
+       "insert", "append", "delete", "copy", "get_slice_array")
+
+
+def arguments(rnd, shape, g):
+    nd = len(shape)
+    start = [rnd.randrange(s) if s else 0 for s in shape]
+    stop = [min(s, b + rnd.randrange(1, 2 * c + 1)) for s, b, c in
+            zip(shape, start, g["chunkshape"])]
+    axis = rnd.randrange(nd)
+    grow = [max(1, s + rnd.randrange(-c, 2 * c)) for s, c in zip(shape, g["chunkshape"])]
+    at = None
+    if rnd.random() < 0.3:
+        at = [rnd.randrange(s + 1) for s in shape]
+        # resize at a start changes one axis only, as the reference requires
+        grow = list(shape)
+        grow[axis] = max(1, shape[axis] + rnd.randrange(-g["chunkshape"][axis],
+                                                        2 * g["chunkshape"][axis]))
+    nitems = 1
+    for s in shape:
+        nitems *= s
+    return {"start": start, "stop": stop, "axis": axis, "new_shape": grow, "at": at,
+            "sel": [sorted(rnd.sample(range(s), min(s, 3))) if s else [] for s in shape],
+            "coords": [rnd.randrange(nitems) for _ in range(min(nitems, 4))],
+            "count": rnd.randrange(1, g["chunkshape"][axis] + 2),
+            "where": rnd.randrange(shape[axis] + 1),
+            "bytes": bytes(rnd.randrange(256) if rnd.random() < 0.3 else 0
+                           for _ in range(20000))}
+
+
+def trial(libs, rnd, tmp):
+    nd = rnd.randrange(1, 4)
+    chunk = [rnd.randrange(2, 12) for _ in range(nd)]
+    g = {"typesize": rnd.choice([1, 2, 4, 8]), "codec": rnd.choice([0, 1, 5]),
+         "clevel": rnd.choice([1, 5, 9]), "filter": rnd.choice([0, 1, 2]),
+         "kind": rnd.choice(["sparse-mem", "cframe-mem", "cframe-file", "sframe-dir"]),
+         "chunkshape": chunk, "blockshape": [rnd.randrange(1, c + 1) for c in chunk],
+         "shape": [rnd.randrange(0, 3 * c + 1) for c in chunk],
+         "make": rnd.choice(["from", "zeros", "full"])}
+    n = g["typesize"]
+    for s in g["shape"]:
+        n *= s
+    g["data"] = bytes(rnd.randrange(256) if rnd.random() < 0.4 else 0 for _ in range(n))
+    what = "%s %s shape %s chunks %s blocks %s ts %d codec %d filter %d" % (
+        g["kind"], g["make"], g["shape"], chunk, g["blockshape"], g["typesize"], g["codec"],
+        g["filter"])
+    arrays = []
+    for i, L in enumerate(libs):
+        path = None
+        if g["kind"] in ("cframe-file", "sframe-dir"):
+            path = os.path.join(tmp, "a%d.b2nd" % i)
+            shutil.rmtree(path, ignore_errors=True)
+            if os.path.exists(path):
+                os.remove(path)
+        arrays.append(new_array(L, g, path))
+    if arrays[0][0] != arrays[1][0]:
+        return ["%s: created %d / %d" % (what, arrays[0][0], arrays[1][0])]
+    if arrays[0][0] != 0:
+        return []
+    done = []
+    try:
+        for _ in range(10):
+            shape = list(fields_check.array_fields(arrays[1][1].value)["shape"])
+            op = rnd.choice(OPS)
+            x = arguments(rnd, shape, g)
+            c = g["chunkshape"][x["axis"]]
+            if op == "append" and shape[x["axis"]] % c:
+                continue
+            if op in ("insert", "append") and 0 in shape:
+                continue
+            if op == "insert" and x["where"] == shape[x["axis"]] and x["where"] % c:
+                continue
+            if op == "delete" and x["where"] + x["count"] > shape[x["axis"]]:
+                continue
+            done.append(op)
+            results = [step(L, a, op, x, g, tmp, i)
+                       for i, (L, (_, a)) in enumerate(zip(libs, arrays))]
+            if os.environ.get("B2ND_OPS_TRACE"):
+                print("  %s %s -> %s" % (op, {k: v for k, v in x.items() if k != "bytes"},
+                                         [str(r)[:60] for r in results]))
+            fields = [fields_check.array_fields(a.value) for _, a in arrays]
+            if all(isinstance(r, int) and r < 0 for r in results):
+                for f in fields:
+                    f.pop("sc.current_nchunk")
+            if g["kind"] == "sparse-mem":
+                for f in fields:
+                    f.pop("sc.cbytes")
+                for r in results:
+                    if isinstance(r, tuple) and r and isinstance(r[0], dict):
+                        r[0].pop("sc.cbytes")
+            if results[0] != results[1] or fields[0] != fields[1]:
+                diff = {k: (fields[0][k], fields[1].get(k)) for k in fields[0]
+                        if fields[0][k] != fields[1].get(k)}
+                if results[0] != results[1]:
+                    r0, r1 = results
+                    if isinstance(r0, tuple) and isinstance(r1, tuple) and len(r0) == 3 \
+                            and isinstance(r0[0], dict) and isinstance(r1[0], dict):
+                        diff["result"] = {k: (r0[0][k], r1[0].get(k)) for k in r0[0]
+                                          if r0[0][k] != r1[0].get(k)}
+                        diff["result contents/frame"] = (r0[1] == r1[1], r0[2] == r1[2])
+                        if os.environ.get("B2ND_OPS_DUMP"):
+                            for i, r in enumerate(results):
+                                with open(os.path.join(os.environ["B2ND_OPS_DUMP"],
+                                                       "b2frame%d" % i), "wb") as fh:
+                                    fh.write(r[2] if isinstance(r[2], bytes) else b"")
+                    else:
+                        diff["result"] = tuple(str(r)[:150] for r in results)
+                return ["%s: %s -> %s" % (what, " ".join(done), diff)]
+        ends = [state(L.lib, a) for L, (_, a) in zip(libs, arrays)]
+        if g["kind"] == "sparse-mem":
+            for e in ends:
+                e[0].pop("sc.cbytes")
+        if ends[0] != ends[1]:
+            part = [k for k, (p, q) in zip(("fields", "contents", "frame"),
+                                           zip(ends[0], ends[1])) if p != q]
+            return ["%s: %s -> %s differ" % (what, " ".join(done), ", ".join(part))]
+        return []
+    finally:
+        for L, (_, a) in zip(libs, arrays):
+            L.lib.b2nd_free(a)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    libs = [Lib(load(sys.argv[1])), Lib(load(sys.argv[2]))]
+    trials = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    only = os.environ.get("B2ND_OPS_TRIAL")
+    diffs = 0
+    with tempfile.TemporaryDirectory(prefix="b2nd_ops_check") as tmp:
+        for t in range(trials):
+            if only is not None and t != int(only):
+                continue
+            for d in trial(libs, random.Random(seed * 100003 + t), tmp):
+                diffs += 1
+                print("DIFF trial %d: %s" % (t, d))
+    print("b2nd-ops-check: %d sequences of up to 10 calls, %d differ" % (trials, diffs))
+    sys.exit(1 if diffs else 0)
+
+
+if __name__ == "__main__":
+    main()
