@@ -19,12 +19,13 @@ fn insert_ok(s: i64, len: i64, n: i64, c: i64) -> bool {
     (0..=n).contains(&s) && (s == n || (c > 0 && s % c == 0 && len % c == 0))
 }
 
-/// Whether deleting `len` items at `s` of an axis of `n` items (chunk `c`) is allowed.
+/// Whether deleting `len` items at `s` of an axis of `n` items (chunk `c`) is allowed, as
+/// the reference decides: an empty range, a range ending the axis, or whole chunks (even
+/// past the end, which then shortens the axis by `len` all the same).
 fn delete_ok(s: i64, len: i64, n: i64, c: i64) -> bool {
     (0..=n).contains(&s)
-        && len >= 0
-        && s.checked_add(len).is_some_and(|e| e <= n)
-        && (s + len == n || (c > 0 && s % c == 0 && len % c == 0))
+        && (0..=n).contains(&len)
+        && (len == 0 || s + len == n || (c > 0 && s % c == 0 && len % c == 0))
 }
 
 /// The old item an item at `x` of an axis comes from after a change at `at` by `shift`
@@ -125,8 +126,13 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             if !ok {
                 return Err(Error::InvalidParam);
             }
-            at[d] = s;
-            shift[d] = m - n;
+            if m < n && s + (n - m) > n {
+                // Whole chunks past the end: the axis is cut at its new length.
+                at[d] = m;
+            } else {
+                at[d] = s;
+                shift[d] = m - n;
+            }
         }
         if new_shape == self.shape() {
             return Ok(());
@@ -191,15 +197,11 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         }
         let n = self.shape()[axis];
         let c = i64::from(self.geometry().chunkshape()[axis]);
-        if !(0..=n).contains(&at) || len > n {
+        if !delete_ok(at, len, n, c) {
             return Err(Error::InvalidParam);
         }
         if len == 0 {
             return Ok(());
-        }
-        let whole_chunks = c > 0 && at % c == 0 && len % c == 0;
-        if at + len != n && !whole_chunks {
-            return Err(Error::InvalidParam);
         }
         let past_end = at + len > n;
         let mut new_shape = self.shape().to_vec();
