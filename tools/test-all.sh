@@ -225,6 +225,21 @@ echo "    $oline"
 if [ $ostatus -ne 0 ]; then grep -E '^DIFF' "$olog" | head -n 10 | cut -c1-300 | sed 's/^/    /'; fi
 record "random super-chunk operation sequences, ours against the reference" $ostatus "$oline"
 
+echo "==> b2nd-ops-check"
+blog="$logs/b2nd-ops-check.log"
+bstatus=1
+if [ -n "$refdir" ]; then
+  python3 tools/b2nd_ops_check.py "$ourdir/libblosc2.so.9" "$refdir/lib/libblosc2.so.9" 400 1 \
+    > "$blog" 2>&1
+  bstatus=$?
+else
+  echo "b2nd-ops-check: no reference library" > "$blog"
+fi
+bline=$(tail -n 1 "$blog")
+echo "    $bline"
+if [ $bstatus -ne 0 ]; then grep -E '^DIFF' "$blog" | head -n 10 | cut -c1-300 | sed 's/^/    /'; fi
+record "random b2nd operation sequences, ours against the reference" $bstatus "$bline"
+
 # --- summary -------------------------------------------------------------------------
 echo
 echo "==> summary (logs in $logs)"
