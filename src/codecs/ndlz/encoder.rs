@@ -113,7 +113,7 @@ pub(super) fn encode<const CELL: usize>(bs: [usize; 2], input: &[u8], out: &mut 
 fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mut [u8]) -> usize {
     let cell_size = CELL * CELL;
     let limit = out.len();
-    let mut tables = vec![T::ZERO; 3 * TABLE];
+    let mut tables = [T::ZERO; 3 * TABLE];
     let mut tables = tables
         .chunks_exact_mut(TABLE)
         .map(|t| <&mut [T; TABLE]>::try_from(t).expect("table size"));

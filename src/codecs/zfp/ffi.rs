@@ -223,7 +223,7 @@ impl Codec {
             return None;
         }
         let bits = blocks.checked_mul(maxbits as usize)?;
-        Some(bits.div_ceil(64).checked_mul(8)?)
+        bits.div_ceil(64).checked_mul(8)
     }
 
     /// Points the bit stream at the `len` bytes at `buf` (rewound).
