@@ -140,8 +140,9 @@ fn build_copy(root: &Path, prefix: &str, arch: &[&str]) {
     // Flags chosen per group by timing against the reference: the float encoders are
     // fastest with `-funroll-loops`, the double encoders without unrolling or
     // vectorisation (the vectorised bit-plane gather is slower), the decoders with
-    // `-funroll-all-loops`. Functions start on 64-byte boundaries so that their hot loops
-    // sit where they were measured, wherever the linker places them.
+    // `-funroll-all-loops` and neither straight-line vectorisation nor partial redundancy
+    // elimination (which slow the bit-plane loops). Functions start on 64-byte boundaries
+    // so that their hot loops sit where they were measured, wherever the linker puts them.
     let mut unrolled = vec![src.join("zfp.c"), src.join("bitstream.c")];
     let mut plain = Vec::new();
     let mut decoders = Vec::new();
@@ -157,11 +158,19 @@ fn build_copy(root: &Path, prefix: &str, arch: &[&str]) {
         }
     }
     let groups = [
-        ("", unrolled, "-funroll-loops"),
-        ("e", plain, "-fno-tree-vectorize"),
-        ("d", decoders, "-funroll-all-loops"),
+        ("", unrolled, &["-funroll-loops"][..]),
+        ("e", plain, &["-fno-tree-vectorize"]),
+        (
+            "d",
+            decoders,
+            &[
+                "-funroll-all-loops",
+                "-fno-tree-slp-vectorize",
+                "-fno-tree-pre",
+            ],
+        ),
     ];
-    for (suffix, files, group_flag) in groups {
+    for (suffix, files, group_flags) in groups {
         if files.is_empty() {
             continue;
         }
@@ -173,8 +182,10 @@ fn build_copy(root: &Path, prefix: &str, arch: &[&str]) {
             .define("NDEBUG", None)
             .warnings(false)
             .flag("-falign-functions=64")
-            .flag(group_flag)
             .files(files);
+        for flag in group_flags {
+            b.flag(flag);
+        }
         for flag in arch {
             b.flag(flag);
         }
