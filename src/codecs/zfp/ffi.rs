@@ -279,12 +279,17 @@ impl Codec {
         if out.len() < self.field_bytes() {
             return 0;
         }
-        if self.fixed_rate_bytes().is_some_and(|n| n <= input.len()) {
+        // zfp reads the stream in 64-bit words: in place only where unaligned loads work
+        // (as the reference has it read from chunks) or the input is aligned.
+        let loads_ok = cfg!(any(
+            target_arch = "x86",
+            target_arch = "x86_64",
+            target_arch = "aarch64"
+        )) || input.as_ptr().align_offset(8) == 0;
+        if loads_ok && self.fixed_rate_bytes().is_some_and(|n| n <= input.len()) {
             // SAFETY: zfp only reads the bit stream while decoding, and no further than
-            // `fixed_rate_bytes()`, inside `input`; it reads 64-bit words at any alignment,
-            // as the reference has it read from chunks (unaligned loads are fine on the
-            // targets zfp is built for here). The field writes `field_bytes()` bytes into
-            // `out` (checked above).
+            // `fixed_rate_bytes()`, inside `input`, with loads valid at its alignment (see
+            // above). The field writes `field_bytes()` bytes into `out` (checked above).
             let n = unsafe {
                 self.bind_raw(input.as_ptr().cast_mut(), input.len());
                 set_pointer(self.field, out.as_mut_ptr().cast());
