@@ -12,13 +12,8 @@
  */
 #define _GNU_SOURCE
 #include <blosc2.h>
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define LIB_FUNCS(X)                                                                      \
   X(blosc2_init) X(blosc2_destroy) X(blosc2_register_tuner) X(blosc2_create_cctx)         \
@@ -26,6 +21,7 @@
   X(blosc2_schunk_new) X(blosc2_schunk_free) X(blosc2_schunk_append_buffer)               \
   X(blosc2_schunk_get_chunk) X(blosc2_schunk_decompress_chunk)
 #include "../cross_lib.h"
+#include "tuner_common.h"
 
 typedef struct {
   int calls;
@@ -33,45 +29,10 @@ typedef struct {
 } tt_config;
 
 #define NSIZES 3
-#define MAXCHUNKS 16
 static const int sizes[NSIZES] = {1 << 18, 100004, 1 << 16};
-
-typedef struct {
-  char text[1 << 17];
-  size_t len;
-  uint8_t *chunk[MAXCHUNKS];
-  int csize[MAXCHUNKS];
-  int src_of[MAXCHUNKS];
-  int nchunks;
-} transcript_t;
 
 static transcript_t runs[2];
 static uint8_t *src;
-static const char *(*tt_log)(void);
-static void (*tt_reset)(void);
-
-static void note(transcript_t *t, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(t->text + t->len, sizeof(t->text) - t->len, fmt, ap);
-  va_end(ap);
-  if (n > 0 && t->len + (size_t)n < sizeof(t->text)) t->len += (size_t)n;
-}
-
-/* Moves what the plugin logged so far into the transcript. */
-static void take_log(transcript_t *t) {
-  note(t, "%s", tt_log());
-  tt_reset();
-}
-
-static void keep(transcript_t *t, const uint8_t *chunk, int size, int which) {
-  if (t->nchunks >= MAXCHUNKS || size <= 0) return;
-  t->chunk[t->nchunks] = malloc((size_t)size);
-  memcpy(t->chunk[t->nchunks], chunk, (size_t)size);
-  t->csize[t->nchunks] = size;
-  t->src_of[t->nchunks] = which;
-  t->nchunks++;
-}
 
 static blosc2_cparams params(int tuner_id, void *tuner_params) {
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -156,30 +117,14 @@ static void run(lib_t *l, transcript_t *t, void *plugin) {
   l->blosc2_destroy();
 }
 
-/* Writes the Python package that tells where the plugin library is. */
-static int make_package(const char *dir, const char *so) {
-  char path[4096];
-  snprintf(path, sizeof(path), "%s/blosc2_tinytunedyn", dir);
-  if (mkdir(path, 0700) != 0) return 0;
-  snprintf(path, sizeof(path), "%s/blosc2_tinytunedyn/__init__.py", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) return 0;
-  fprintf(f, "def print_libpath():\n    print(%c%s%c, end='')\n", '"', so, '"');
-  return fclose(f) == 0;
-}
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: %s OURS_SO REFERENCE_SO TUNER_SO\n", argv[0]);
-    return 2;
-  }
   char so[4096];
-  if (!realpath(argv[3], so)) {
-    fprintf(stderr, "no tuner plugin at %s\n", argv[3]);
-    return 1;
-  }
+  lib_t libs[2];
+  void *plugin = tt_setup(argc, argv, so, libs);
+  if (!plugin) return 1;
   char dir[] = "/tmp/plugins_tuner_XXXXXX";
-  if (!mkdtemp(dir) || !make_package(dir, so)) {
+  if (!mkdtemp(dir) || !write_package(dir, "blosc2_tinytunedyn", so)) {
     fprintf(stderr, "cannot write the Python package\n");
     return 1;
   }
@@ -187,38 +132,15 @@ int main(int argc, char **argv) {
   char pp[8192];
   snprintf(pp, sizeof(pp), "%s%s%s", dir, old ? ":" : "", old ? old : "");
   setenv("PYTHONPATH", pp, 1);
-  void *plugin = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (!plugin) {
-    fprintf(stderr, "cannot load %s: %s\n", so, dlerror());
-    return 1;
-  }
-  *(void **)&tt_log = dlsym(plugin, "tt_log");
-  *(void **)&tt_reset = dlsym(plugin, "tt_reset");
-  lib_t libs[2] = {{.label = "ours", .path = argv[1]}, {.label = "reference", .path = argv[2]}};
-  if (!tt_log || !tt_reset || !cross_load(&libs[0]) || !cross_load(&libs[1])) return 1;
   src = malloc(1 << 18);
   for (int i = 0; i < (1 << 16); i++) ((float *)src)[i] = (float)((i * 7) % 1000) * 0.5f;
   for (int w = 0; w < 2; w++) {
     tt_reset();
     run(&libs[w], &runs[w], plugin);
   }
-  int fail = 0;
-  if (strcmp(runs[0].text, runs[1].text) != 0) {
-    fail = 1;
-    printf("FAIL: the tuner calls differ\n--- ours\n%s--- reference\n%s", runs[0].text,
-           runs[1].text);
-  }
-  if (runs[0].nchunks != runs[1].nchunks || runs[0].nchunks < 10) {
-    fail = 1;
-    printf("FAIL: chunks written: ours %d, reference %d\n", runs[0].nchunks, runs[1].nchunks);
-  }
+  int fail = tt_compare(runs, 10, "tuner calls");
   uint8_t *back = malloc(1 << 18);
   for (int i = 0; i < runs[0].nchunks && i < runs[1].nchunks; i++) {
-    if (runs[0].csize[i] != runs[1].csize[i] ||
-        memcmp(runs[0].chunk[i], runs[1].chunk[i], (size_t)runs[0].csize[i]) != 0) {
-      fail = 1;
-      printf("FAIL: chunk %d differs (%d vs %d bytes)\n", i, runs[0].csize[i], runs[1].csize[i]);
-    }
     for (int w = 0; w < 2; w++) {
       lib_t *l = &libs[1 - w];
       l->blosc2_init();
@@ -232,10 +154,5 @@ int main(int argc, char **argv) {
       }
     }
   }
-  printf("%s", runs[0].text);
-  printf("%d chunks compared; %s\n", runs[0].nchunks, fail ? "FAILED" : "OK");
-  char cmd[8300];
-  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
-  return fail;
+  return tt_finish(runs, fail, dir);
 }

@@ -15,13 +15,9 @@
 #define _GNU_SOURCE
 #include <b2nd.h>
 #include <blosc2.h>
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define LIB_FUNCS(X)                                                                      \
   X(blosc2_init) X(blosc2_destroy) X(blosc2_create_cctx) X(blosc2_create_dctx)            \
@@ -31,48 +27,21 @@
   X(blosc2_schunk_from_buffer) X(b2nd_create_ctx) X(b2nd_free_ctx) X(b2nd_from_cbuffer)   \
   X(b2nd_zeros) X(b2nd_free) X(blosc2_remove_urlpath)
 #include "../cross_lib.h"
+#include "tuner_common.h"
 
 #define NBYTES (1 << 16)
-#define MAXCHUNKS 32
-
-typedef struct {
-  char text[1 << 17];
-  size_t len;
-  uint8_t *chunk[MAXCHUNKS];
-  int csize[MAXCHUNKS];
-  int nchunks;
-} transcript_t;
 
 static transcript_t runs[2];
 static uint8_t *src;
-static const char *(*tt_log)(void);
-static void (*tt_reset)(void);
 static char pkg_ok[64], pkg_missing[64], frame_path[96];
-
-static void note(transcript_t *t, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(t->text + t->len, sizeof(t->text) - t->len, fmt, ap);
-  va_end(ap);
-  if (n > 0 && t->len + (size_t)n < sizeof(t->text)) t->len += (size_t)n;
-}
-
-/* Moves what the plugin logged so far into the transcript. */
-static void take_log(transcript_t *t) {
-  note(t, "%s", tt_log());
-  tt_reset();
-}
 
 /* Appends every chunk of `s` (all made from `src`) to the transcript's chunks. */
 static void keep_chunks(lib_t *l, transcript_t *t, blosc2_schunk *s) {
-  for (int64_t i = 0; i < s->nchunks && t->nchunks < MAXCHUNKS; i++) {
+  for (int64_t i = 0; i < s->nchunks && t->nchunks < TT_MAXCHUNKS; i++) {
     uint8_t *chunk;
     bool needs_free;
     int cs = l->blosc2_schunk_get_chunk(s, i, &chunk, &needs_free);
-    if (cs <= 0) continue;
-    t->chunk[t->nchunks] = malloc((size_t)cs);
-    memcpy(t->chunk[t->nchunks], chunk, (size_t)cs);
-    t->csize[t->nchunks++] = cs;
+    keep(t, chunk, cs, 0);
     if (needs_free) free(chunk);
   }
 }
@@ -264,29 +233,15 @@ static void run(lib_t *l, transcript_t *t) {
 /* Makes the directory `root`/`sub` (its path put in `dir`) and, when `so` is given, the
  * package `blosc2_btune` in it, printing the plugin's path; without it btune is absent. */
 static int make_package(const char *root, const char *sub, const char *so, char *dir) {
-  char path[4096];
   snprintf(dir, 64, "%s/%s", root, sub);
-  snprintf(path, sizeof(path), "%s/blosc2_btune", dir);
   if (mkdir(dir, 0700) != 0) return 0;
-  if (!so) return 1;
-  if (mkdir(path, 0700) != 0) return 0;
-  snprintf(path, sizeof(path), "%s/blosc2_btune/__init__.py", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) return 0;
-  fprintf(f, "def print_libpath():\n    print(%c%s%c, end='')\n", '"', so, '"');
-  return fclose(f) == 0;
+  return !so || write_package(dir, "blosc2_btune", so);
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: %s OURS_SO REFERENCE_SO TUNER_SO\n", argv[0]);
-    return 2;
-  }
   char so[4096];
-  if (!realpath(argv[3], so)) {
-    fprintf(stderr, "no tuner plugin at %s\n", argv[3]);
-    return 1;
-  }
+  lib_t libs[2];
+  if (!tt_setup(argc, argv, so, libs)) return 1;
   char root[] = "/tmp/plugins_tuner_env_XXXXXX";
   if (!mkdtemp(root)) return 1;
   snprintf(frame_path, sizeof frame_path, "%s/frame.b2frame", root);
@@ -295,24 +250,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cannot write the Python packages\n");
     return 1;
   }
-  void *plugin = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (!plugin) {
-    fprintf(stderr, "cannot load %s: %s\n", so, dlerror());
-    return 1;
-  }
-  *(void **)&tt_log = dlsym(plugin, "tt_log");
-  *(void **)&tt_reset = dlsym(plugin, "tt_reset");
-  lib_t libs[2] = {{.label = "ours", .path = argv[1]}, {.label = "reference", .path = argv[2]}};
-  if (!tt_log || !tt_reset || !cross_load(&libs[0]) || !cross_load(&libs[1])) return 1;
   src = malloc(NBYTES + 3 * 4096 * 4);
   for (int i = 0; i < NBYTES / 4 + 3 * 4096; i++) ((float *)src)[i] = (float)((i * 7) % 1000) * 0.5f;
   for (int w = 0; w < 2; w++) run(&libs[w], &runs[w]);
-  int fail = 0;
-  if (strcmp(runs[0].text, runs[1].text) != 0) {
-    fail = 1;
-    printf("FAIL: the transcripts differ\n--- ours\n%s--- reference\n%s", runs[0].text,
-           runs[1].text);
-  }
+  int fail = tt_compare(runs, 12, "transcripts");
   /* The tuner must have been used through each constructor. */
   const char *want[] = {"schunk_new ok; caller's tuner_id still 0\ntuner_id storage=32",
                         "schunk_copy ok\ntuner_id storage=32", "b2nd_from_cbuffer -> 0\ntuner_id storage=32",
@@ -323,18 +264,9 @@ int main(int argc, char **argv) {
       printf("FAIL: ours never logged \"%s\"\n", want[i]);
     }
   }
-  if (runs[0].nchunks != runs[1].nchunks || runs[0].nchunks < 12) {
-    fail = 1;
-    printf("FAIL: chunks written: ours %d, reference %d\n", runs[0].nchunks, runs[1].nchunks);
-  }
   /* Each chunk decodes to the same bytes through both libraries. */
   uint8_t *back[2] = {malloc(NBYTES), malloc(NBYTES)};
   for (int i = 0; i < runs[0].nchunks && i < runs[1].nchunks; i++) {
-    if (runs[0].csize[i] != runs[1].csize[i] ||
-        memcmp(runs[0].chunk[i], runs[1].chunk[i], (size_t)runs[0].csize[i]) != 0) {
-      fail = 1;
-      printf("FAIL: chunk %d differs (%d vs %d bytes)\n", i, runs[0].csize[i], runs[1].csize[i]);
-    }
     for (int w = 0; w < 2; w++) {
       int got[2];
       for (int r = 0; r < 2; r++) {
@@ -352,10 +284,5 @@ int main(int argc, char **argv) {
       }
     }
   }
-  printf("%s", runs[0].text);
-  printf("%d chunks compared; %s\n", runs[0].nchunks, fail ? "FAILED" : "OK");
-  char cmd[4200];
-  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", root);
-  return fail;
+  return tt_finish(runs, fail, root);
 }

@@ -8,47 +8,72 @@
 //! including which table entries a literal cell overwrites, are the reference's, so the
 //! output is the same byte for byte.
 
-use super::xxh32::xxh32;
+use super::xxh32::{avalanche, merge, start, stripe, tail_word, xxh32};
 use super::MAX_DISTANCE;
 
 const TABLE: usize = 1 << 12;
+/// The seed of every hash.
+const SEED: u32 = 1;
+
+/// The hash-table slot of a hash.
+fn slot_of(hash: u32) -> usize {
+    (hash >> 20) as usize
+}
 
 /// The hash-table slot of `bytes`.
+#[inline(always)]
 fn slot(bytes: &[u8]) -> usize {
-    (xxh32(bytes, 1) >> 20) as usize
+    slot_of(xxh32(bytes, SEED))
+}
+
+/// A position in the output as a table holds it: `u16` when every position of the block
+/// fits (half the table memory to clear), `u32` otherwise.
+trait Pos: Copy {
+    const ZERO: Self;
+    fn get(self) -> u32;
+    fn new(pos: usize) -> Self;
+}
+
+impl Pos for u16 {
+    const ZERO: Self = 0;
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
+    fn new(pos: usize) -> Self {
+        pos as u16
+    }
+}
+
+impl Pos for u32 {
+    const ZERO: Self = 0;
+    fn get(self) -> u32 {
+        self
+    }
+    fn new(pos: usize) -> Self {
+        pos as u32
+    }
 }
 
 /// Encoder state: the output written so far and the three hash tables.
-struct Enc<'a> {
+struct Enc<'a, 't, T> {
     out: &'a mut [u8],
     op: usize,
-    cell: Vec<u32>,
-    triple: Vec<u32>,
-    pair: Vec<u32>,
+    cell: &'t mut [T; TABLE],
+    triple: &'t mut [T; TABLE],
+    pair: &'t mut [T; TABLE],
 }
 
-impl Enc<'_> {
+impl<T: Pos> Enc<'_, '_, T> {
     fn push(&mut self, bytes: &[u8]) {
         self.out[self.op..self.op + bytes.len()].copy_from_slice(bytes);
         self.op += bytes.len();
     }
 
     /// Whether the output at table position `pos` (0 = empty) holds `bytes`.
+    #[inline(always)]
     fn holds(&self, pos: u32, bytes: &[u8]) -> bool {
         let p = pos as usize;
         pos != 0 && self.out.get(p..p + bytes.len()) == Some(bytes)
-    }
-
-    /// Offset stored for a match at table position `pos` seen from `anchor`.
-    fn offset(anchor: usize, pos: u32) -> [u8; 2] {
-        ((anchor - pos as usize) as u16).to_le_bytes()
-    }
-
-    /// Whether a match found at `pos` for rows starting `row_off` bytes into the cell at
-    /// `anchor` is near enough.
-    fn near(anchor: usize, row_off: usize, pos: u32) -> bool {
-        let d = anchor + row_off - pos as usize;
-        d != 0 && d < MAX_DISTANCE
     }
 
     /// Copies the padded border cell at `orig` (`rows` x `cols` items) as a literal.
@@ -61,18 +86,47 @@ impl Enc<'_> {
     }
 }
 
+/// Offset stored for a match at table position `pos` seen from `anchor`.
+fn offset(anchor: usize, pos: u32) -> [u8; 2] {
+    ((anchor - pos as usize) as u16).to_le_bytes()
+}
+
+/// Whether a match found at `pos` for rows starting `row_off` bytes into the cell at
+/// `anchor` is near enough.
+fn near(anchor: usize, row_off: usize, pos: u32) -> bool {
+    let d = anchor + row_off - pos as usize;
+    d != 0 && d < MAX_DISTANCE
+}
+
 /// Encodes `input` (the whole 2-D block of one-byte items, `bs[0]` rows of `bs[1]`) into
 /// `out` with cells of side `CELL` (4 or 8); returns the size, or 0 when the output does
 /// not fit or is not smaller than the input.
 pub(super) fn encode<const CELL: usize>(bs: [usize; 2], input: &[u8], out: &mut [u8]) -> usize {
+    // Positions stored are below the input size plus one cell.
+    if input.len() + 2 * CELL * CELL < usize::from(u16::MAX) {
+        encode_with::<CELL, u16>(bs, input, out)
+    } else {
+        encode_with::<CELL, u32>(bs, input, out)
+    }
+}
+
+fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mut [u8]) -> usize {
     let cell_size = CELL * CELL;
     let limit = out.len();
+    let mut tables = [T::ZERO; 3 * TABLE];
+    let mut tables = tables
+        .chunks_exact_mut(TABLE)
+        .map(|t| <&mut [T; TABLE]>::try_from(t).expect("table size"));
+    let (Some(cell), Some(triple), Some(pair)) = (tables.next(), tables.next(), tables.next())
+    else {
+        return 0;
+    };
     let mut e = Enc {
         out,
         op: 0,
-        cell: vec![0; TABLE],
-        triple: vec![0; TABLE],
-        pair: vec![0; TABLE],
+        cell,
+        triple,
+        pair,
     };
     e.push(&[2]);
     e.push(&(bs[0] as i32).to_le_bytes());
@@ -80,7 +134,6 @@ pub(super) fn encode<const CELL: usize>(bs: [usize; 2], input: &[u8], out: &mut 
     let stop = [bs[0].div_ceil(CELL), bs[1].div_ceil(CELL)];
     let mut hashes = Hashes::default();
     let mut buf = [0u8; 64];
-    let buf = &mut buf[..cell_size];
     let side = |n: usize, last: bool| {
         if last && !n.is_multiple_of(CELL) {
             n % CELL
@@ -100,15 +153,15 @@ pub(super) fn encode<const CELL: usize>(bs: [usize; 2], input: &[u8], out: &mut 
             if rows != CELL || cols != CELL {
                 e.padded(input, bs[1], orig, rows, cols);
             } else {
-                for (i, row) in buf.chunks_exact_mut(CELL).enumerate() {
+                for (i, row) in buf[..cell_size].chunks_exact_mut(CELL).enumerate() {
                     let at = orig + i * bs[1];
                     let src: &[u8; CELL] = input[at..at + CELL].try_into().expect("row");
                     row.copy_from_slice(src);
                 }
                 if CELL == 4 {
-                    cell4(&mut e, buf, &mut hashes);
+                    cell4(&mut e, &buf[..16], &mut hashes);
                 } else {
-                    cell8(&mut e, buf, &mut hashes);
+                    cell8(&mut e, &buf, &mut hashes);
                 }
             }
             if e.op > input.len() {
@@ -127,18 +180,19 @@ struct Hashes {
     pair: [usize; 7],
 }
 
-/// Cell-level choice shared by both cell sizes: all-equal, whole-cell copy, or `rows`
-/// (which returns whether it wrote a row match). Writes a literal otherwise.
-fn whole_cell(
-    e: &mut Enc,
+/// Cell-level choice shared by both cell sizes, for the cell in `buf` whose hash-table slot
+/// is `hcell`: all-equal, whole-cell copy, or `rows` (which returns whether it wrote a row
+/// match). Writes a literal otherwise.
+fn whole_cell<T: Pos>(
+    e: &mut Enc<T>,
     buf: &[u8],
+    hcell: usize,
     hashes: &mut Hashes,
     counts: (usize, usize),
-    rows: impl FnOnce(&mut Enc, usize, &mut Hashes, &mut Updates) -> bool,
+    rows: impl FnOnce(&mut Enc<T>, usize, &mut Hashes, &mut Updates) -> bool,
 ) {
     let anchor = e.op;
-    let hcell = slot(buf);
-    let tab = e.cell[hcell];
+    let tab = e.cell[hcell].get();
     let cell_match = e.holds(tab, buf);
     let distance = if cell_match { anchor - tab as usize } else { 0 };
     if buf.iter().all(|&b| b == buf[0]) {
@@ -148,35 +202,35 @@ fn whole_cell(
         if rows(e, anchor, hashes, &mut upd) {
             return;
         }
-        e.cell[hcell] = (anchor + 1) as u32;
+        e.cell[hcell] = T::new(anchor + 1);
         if upd.triple[0] != 0 {
             for h in 0..counts.0 {
-                e.triple[hashes.triple[h]] = upd.triple[h];
+                e.triple[hashes.triple[h]] = T::new(upd.triple[h]);
             }
         }
         if upd.pair[0] != 0 {
             for h in 0..counts.1 {
-                e.pair[hashes.pair[h]] = upd.pair[h];
+                e.pair[hashes.pair[h]] = T::new(upd.pair[h]);
             }
         }
         e.push(&[0]);
         e.push(buf);
     } else {
         e.push(&[0xC0]);
-        e.push(&Enc::offset(anchor, tab));
+        e.push(&offset(anchor, tab));
     }
 }
 
 /// Table positions a literal cell records, cleared for every cell.
 #[derive(Default)]
 struct Updates {
-    triple: [u32; 7],
-    pair: [u32; 7],
+    triple: [usize; 7],
+    pair: [usize; 7],
 }
 
-fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
+fn cell4<T: Pos>(e: &mut Enc<T>, buf: &[u8], hashes: &mut Hashes) {
     let row = |i: usize| &buf[4 * i..4 * i + 4];
-    whole_cell(e, buf, hashes, (2, 3), |e, anchor, hs, upd| {
+    whole_cell(e, buf, slot(buf), hashes, (2, 3), |e, anchor, hs, upd| {
         let mut pairbuf = [0u8; 8];
         let set_pair = |a: usize, b: usize, p: &mut [u8; 8]| {
             p[..4].copy_from_slice(row(a));
@@ -185,19 +239,19 @@ fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
         // Two pairs: rows 0 and j, then the other two rows.
         for j in 1..4 {
             set_pair(0, j, &mut pairbuf);
-            let tab = e.pair[slot(&pairbuf)];
-            if !(e.holds(tab, &pairbuf) && Enc::near(anchor, 0, tab)) {
+            let tab = e.pair[slot(&pairbuf)].get();
+            if !(e.holds(tab, &pairbuf) && near(anchor, 0, tab)) {
                 continue;
             }
             let mut others = (1..4).filter(|&k| k != j);
             let (l, m) = (others.next().unwrap_or(1), others.next().unwrap_or(2));
             let mut second = [0u8; 8];
             set_pair(l, m, &mut second);
-            let tab2 = e.pair[slot(&second)];
-            if e.holds(tab2, &second) && Enc::near(anchor, l * 4, tab2) {
+            let tab2 = e.pair[slot(&second)].get();
+            if e.holds(tab2, &second) && near(anchor, l * 4, tab2) {
                 e.push(&[(1 << 5) | (j << 3) as u8]);
-                e.push(&Enc::offset(anchor, tab));
-                e.push(&Enc::offset(anchor, tab2));
+                e.push(&offset(anchor, tab));
+                e.push(&offset(anchor, tab2));
                 return true;
             }
         }
@@ -210,19 +264,19 @@ fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
                     t[4..8].copy_from_slice(row(j));
                     t[8..].copy_from_slice(row(k));
                     let h = slot(&t);
-                    let tab = e.triple[h];
+                    let tab = e.triple[h].get();
                     if tab == 0 && j - i == 1 && k - j == 1 {
-                        upd.triple[i] = (anchor + 1 + i * 4) as u32;
+                        upd.triple[i] = anchor + 1 + i * 4;
                         hs.triple[i] = h;
                     }
-                    if e.holds(tab, &t) && Enc::near(anchor, i * 4, tab) {
+                    if e.holds(tab, &t) && near(anchor, i * 4, tab) {
                         let token = if i == 1 {
                             7 << 5
                         } else {
                             (7 << 5) | ((j + k - 2) << 3)
                         };
                         e.push(&[token as u8]);
-                        e.push(&Enc::offset(anchor, tab));
+                        e.push(&offset(anchor, tab));
                         let l = (0..4).find(|&l| l != i && l != j && l != k).unwrap_or(0);
                         e.push(row(l));
                         return true;
@@ -235,19 +289,19 @@ fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
             for j in i + 1..4 {
                 set_pair(i, j, &mut pairbuf);
                 let h = slot(&pairbuf);
-                let tab = e.pair[h];
+                let tab = e.pair[h].get();
                 if tab == 0 && j - i == 1 {
-                    upd.pair[i] = (anchor + 1 + i * 4) as u32;
+                    upd.pair[i] = anchor + 1 + i * 4;
                     hs.pair[i] = h;
                 }
-                if e.holds(tab, &pairbuf) && Enc::near(anchor, i * 4, tab) {
+                if e.holds(tab, &pairbuf) && near(anchor, i * 4, tab) {
                     let token = if i == 2 {
                         1 << 7
                     } else {
                         (1 << 7) | (i << 5) | (j << 3)
                     };
                     e.push(&[token as u8]);
-                    e.push(&Enc::offset(anchor, tab));
+                    e.push(&offset(anchor, tab));
                     for k in (0..4).filter(|&k| k != i && k != j) {
                         e.push(row(k));
                     }
@@ -259,36 +313,75 @@ fn cell4(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
     });
 }
 
-fn cell8(e: &mut Enc, buf: &[u8], hashes: &mut Hashes) {
-    whole_cell(e, buf, hashes, (6, 7), |e, anchor, hs, upd| {
-        // Rows i..i+3 repeating, then rows i..i+2.
-        for (nrows, count, kind) in [(3usize, 6usize, 21u8), (2, 7, 17)] {
-            for i in 0..count {
-                let start = i * 8;
-                let rows = &buf[start..start + nrows * 8];
-                let h = slot(rows);
-                let table = if nrows == 3 { &e.triple } else { &e.pair };
-                let tab = table[h];
-                if tab == 0 {
-                    let pos = (anchor + 1 + start) as u32;
-                    if nrows == 3 {
-                        upd.triple[i] = pos;
-                        hs.triple[i] = h;
-                    } else {
-                        upd.pair[i] = pos;
-                        hs.pair[i] = h;
-                    }
-                }
-                if e.holds(tab, rows) && Enc::near(anchor, start, tab) {
-                    e.push(&[(kind << 3) | i as u8]);
-                    e.push(&Enc::offset(anchor, tab));
-                    for l in (0..8).filter(|&l| l < i || l >= i + nrows) {
-                        e.push(&buf[l * 8..l * 8 + 8]);
-                    }
-                    return true;
-                }
+/// XXH32 accumulators after rows `i` and `i + 1` of an 8x8 cell: the first stripe of the
+/// hashes of the row pair, the row triple and (for row 0) the cell starting there.
+fn two_rows(buf: &[u8; 64], i: usize) -> [u32; 4] {
+    let s: &[u8; 16] = buf[8 * i..8 * i + 16].try_into().expect("two rows");
+    stripe(start(SEED), s)
+}
+
+fn cell8<T: Pos>(e: &mut Enc<T>, buf: &[u8; 64], hashes: &mut Hashes) {
+    let first = two_rows(buf, 0);
+    let mut v = first;
+    for s in buf[16..].chunks_exact(16) {
+        v = stripe(v, s.try_into().expect("stripe"));
+    }
+    let hcell = slot_of(avalanche(merge(v).wrapping_add(64)));
+    whole_cell(e, buf, hcell, hashes, (6, 7), |e, anchor, hs, upd| {
+        // Rows i..i+3 repeating, then rows i..i+2; both hashes of rows i.. share the first
+        // stripe, merged here.
+        let mut merged = [merge(first); 7];
+        for i in 0..6 {
+            if i > 0 {
+                merged[i] = merge(two_rows(buf, i));
+            }
+            let third = &buf[8 * i + 16..8 * i + 24];
+            let h = merged[i].wrapping_add(24);
+            let h = slot_of(avalanche(tail_word(tail_word(h, &third[..4]), &third[4..])));
+            let tab = e.triple[h].get();
+            if tab == 0 {
+                upd.triple[i] = anchor + 1 + 8 * i;
+                hs.triple[i] = h;
+            }
+            if rows_match(e, buf, anchor, i, 3, tab) {
+                return true;
+            }
+        }
+        merged[6] = merge(two_rows(buf, 6));
+        for (i, &m) in merged.iter().enumerate() {
+            let h = slot_of(avalanche(m.wrapping_add(16)));
+            let tab = e.pair[h].get();
+            if tab == 0 {
+                upd.pair[i] = anchor + 1 + 8 * i;
+                hs.pair[i] = h;
+            }
+            if rows_match(e, buf, anchor, i, 2, tab) {
+                return true;
             }
         }
         false
     });
+}
+
+/// Writes the 8x8 cell at `anchor` as rows `i..i + n` repeating the output at table
+/// position `tab` and the other rows as literals, if they do match; returns whether it did.
+#[inline(always)]
+fn rows_match<T: Pos>(
+    e: &mut Enc<T>,
+    buf: &[u8; 64],
+    anchor: usize,
+    i: usize,
+    n: usize,
+    tab: u32,
+) -> bool {
+    let start = 8 * i;
+    if !(e.holds(tab, &buf[start..start + 8 * n]) && near(anchor, start, tab)) {
+        return false;
+    }
+    let kind: u8 = if n == 3 { 21 } else { 17 };
+    e.push(&[(kind << 3) | i as u8]);
+    e.push(&offset(anchor, tab));
+    e.push(&buf[..start]);
+    e.push(&buf[start + 8 * n..]);
+    true
 }

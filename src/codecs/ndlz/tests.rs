@@ -76,3 +76,29 @@ fn arbitrary_and_corrupted_streams_never_panic() {
         }
     }
 }
+
+#[test]
+fn round_trips_either_side_of_the_16_bit_tables() {
+    // Streams below 64 KiB less two cells use 16-bit hash tables, larger ones 32-bit.
+    let mut next = lcg(5);
+    for cell in [4u8, 8] {
+        for (b0, b1) in [(255, 256), (256, 255), (256, 256), (300, 260)] {
+            let data: Vec<u8> = (0..(b0 * b1) as usize)
+                .map(|i| {
+                    if next().is_multiple_of(16) {
+                        next() as u8
+                    } else {
+                        (i / 8 % 7) as u8
+                    }
+                })
+                .collect();
+            let mut out = vec![0u8; data.len() + 128];
+            let n = compress(cell, &[b0, b1], &data, &mut out);
+            assert!(n > 0, "cell {cell} {b0}x{b1}");
+            let mut back = vec![0u8; data.len()];
+            let m = decompress(cell, &out[..n as usize], &mut back);
+            assert_eq!(m as usize, data.len(), "cell {cell} {b0}x{b1}");
+            assert_eq!(back, data);
+        }
+    }
+}

@@ -1,4 +1,5 @@
-//! XXH32, the 32-bit xxHash the NDLZ encoder hashes cells and rows with.
+//! XXH32, the 32-bit xxHash the NDLZ encoder hashes cells and rows with, and the pieces it
+//! is made of, so that hashes of byte strings sharing their first 16 bytes share that work.
 
 const P1: u32 = 0x9E37_79B1;
 const P2: u32 = 0x85EB_CA77;
@@ -11,10 +12,60 @@ fn lane(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
 }
 
+#[inline(always)]
 fn round(acc: u32, input: u32) -> u32 {
     acc.wrapping_add(input.wrapping_mul(P2))
         .rotate_left(13)
         .wrapping_mul(P1)
+}
+
+/// The four accumulators of XXH32 before any input.
+#[inline(always)]
+pub(crate) fn start(seed: u32) -> [u32; 4] {
+    [
+        seed.wrapping_add(P1).wrapping_add(P2),
+        seed.wrapping_add(P2),
+        seed,
+        seed.wrapping_sub(P1),
+    ]
+}
+
+/// The accumulators after one more 16-byte stripe.
+#[inline(always)]
+pub(crate) fn stripe(v: [u32; 4], s: &[u8; 16]) -> [u32; 4] {
+    [
+        round(v[0], lane(&s[0..4])),
+        round(v[1], lane(&s[4..8])),
+        round(v[2], lane(&s[8..12])),
+        round(v[3], lane(&s[12..16])),
+    ]
+}
+
+/// The accumulators merged into one word (inputs of 16 bytes or more).
+#[inline(always)]
+pub(crate) fn merge(v: [u32; 4]) -> u32 {
+    v[0].rotate_left(1)
+        .wrapping_add(v[1].rotate_left(7))
+        .wrapping_add(v[2].rotate_left(12))
+        .wrapping_add(v[3].rotate_left(18))
+}
+
+/// Mixes one 4-byte word of the tail into `h`.
+#[inline(always)]
+pub(crate) fn tail_word(h: u32, w: &[u8]) -> u32 {
+    h.wrapping_add(lane(w).wrapping_mul(P3))
+        .rotate_left(17)
+        .wrapping_mul(P4)
+}
+
+/// The final avalanche.
+#[inline(always)]
+pub(crate) fn avalanche(mut h: u32) -> u32 {
+    h ^= h >> 15;
+    h = h.wrapping_mul(P2);
+    h ^= h >> 13;
+    h = h.wrapping_mul(P3);
+    h ^ (h >> 16)
 }
 
 /// The XXH32 hash of `data` with `seed`.
@@ -23,21 +74,11 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
     let stripes = data.chunks_exact(16);
     let tail = stripes.remainder();
     let mut h = if data.len() >= 16 {
-        let mut v = [
-            seed.wrapping_add(P1).wrapping_add(P2),
-            seed.wrapping_add(P2),
-            seed,
-            seed.wrapping_sub(P1),
-        ];
-        for stripe in stripes {
-            for (acc, l) in v.iter_mut().zip(stripe.chunks_exact(4)) {
-                *acc = round(*acc, lane(l));
-            }
+        let mut v = start(seed);
+        for s in stripes {
+            v = stripe(v, s.try_into().expect("16 bytes"));
         }
-        v[0].rotate_left(1)
-            .wrapping_add(v[1].rotate_left(7))
-            .wrapping_add(v[2].rotate_left(12))
-            .wrapping_add(v[3].rotate_left(18))
+        merge(v)
     } else {
         seed.wrapping_add(P5)
     };
@@ -45,10 +86,7 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
     let words = tail.chunks_exact(4);
     let bytes = words.remainder();
     for w in words {
-        h = h
-            .wrapping_add(lane(w).wrapping_mul(P3))
-            .rotate_left(17)
-            .wrapping_mul(P4);
+        h = tail_word(h, w);
     }
     for &b in bytes {
         h = h
@@ -56,11 +94,7 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
             .rotate_left(11)
             .wrapping_mul(P1);
     }
-    h ^= h >> 15;
-    h = h.wrapping_mul(P2);
-    h ^= h >> 13;
-    h = h.wrapping_mul(P3);
-    h ^ (h >> 16)
+    avalanche(h)
 }
 
 #[cfg(test)]

@@ -39,6 +39,14 @@ extern "C" {
         dims: c_uint,
         align: c_int,
     ) -> f64;
+    fn oxzfp_zfp_stream_params(
+        zfp: *const ZfpStream,
+        minbits: *mut c_uint,
+        maxbits: *mut c_uint,
+        maxprec: *mut c_uint,
+        minexp: *mut c_int,
+    );
+    fn oxzfp_zfp_field_blocks(field: *const ZfpField) -> usize;
     fn oxzfp_zfp_stream_maximum_size(zfp: *const ZfpStream, field: *const ZfpField) -> usize;
     fn oxzfp_zfp_stream_set_bit_stream(zfp: *mut ZfpStream, stream: *mut BitStream);
     fn oxzfp_zfp_stream_rewind(zfp: *mut ZfpStream);
@@ -196,18 +204,51 @@ impl Codec {
         unsafe { oxzfp_zfp_stream_maximum_size(self.zfp, self.field) }
     }
 
-    /// Points the bit stream at `buf` (rewound).
-    fn bind(&mut self, buf: &mut [u8]) {
-        // SAFETY: the stream is live; the old bit stream (if any) is closed first; `buf`
-        // outlives the call that uses it (the callers bind right before coding).
+    /// Bytes a decode reads in fixed-rate mode, where every block takes the same number of
+    /// bits and zfp reads no 64-bit word past the last block's; `None` in other modes.
+    fn fixed_rate_bytes(&self) -> Option<usize> {
+        let (mut minbits, mut maxbits): (c_uint, c_uint) = (0, 0);
+        // SAFETY: both objects are live; the outputs are valid for writes or NULL.
+        let blocks = unsafe {
+            oxzfp_zfp_stream_params(
+                self.zfp,
+                &mut minbits,
+                &mut maxbits,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            oxzfp_zfp_field_blocks(self.field)
+        };
+        if minbits != maxbits {
+            return None;
+        }
+        let bits = blocks.checked_mul(maxbits as usize)?;
+        bits.div_ceil(64).checked_mul(8)
+    }
+
+    /// Points the bit stream at the `len` bytes at `buf` (rewound).
+    ///
+    /// # Safety
+    /// `buf` must stay valid for reads of `len` bytes (and for writes, when compressing)
+    /// until the bit stream is rebound or closed.
+    unsafe fn bind_raw(&mut self, buf: *mut u8, len: usize) {
+        // SAFETY: the stream is live; the old bit stream (if any) is closed first; the
+        // buffer's validity is the caller's guarantee.
         unsafe {
             if !self.bits.is_null() {
                 oxzfp_stream_close(self.bits);
             }
-            self.bits = oxzfp_stream_open(buf.as_mut_ptr().cast(), buf.len());
+            self.bits = oxzfp_stream_open(buf.cast(), len);
             oxzfp_zfp_stream_set_bit_stream(self.zfp, self.bits);
             oxzfp_zfp_stream_rewind(self.zfp);
         }
+    }
+
+    /// Points the bit stream at `buf` (rewound).
+    fn bind(&mut self, buf: &mut [u8]) {
+        // SAFETY: `buf` outlives the call that uses it (the callers bind right before
+        // coding and unbind right after).
+        unsafe { self.bind_raw(buf.as_mut_ptr(), buf.len()) }
     }
 
     /// Compresses `input` (at least [`Codec::field_bytes`] long) into `out` (at least
@@ -231,11 +272,33 @@ impl Codec {
 
     /// Decompresses `input` into `out` (at least [`Codec::field_bytes`] long); returns the
     /// bytes zfp consumed (0 on failure). zfp reads its bit stream without bounds checks, so
-    /// the input is copied into a zero-padded buffer twice as long as the largest stream the
-    /// mode allows, beyond anything a decode can read.
+    /// unless the input holds every byte a fixed-rate decode reads, it is copied into a
+    /// zero-padded buffer twice as long as the largest stream the mode allows, beyond
+    /// anything a decode can read.
     pub(super) fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
         if out.len() < self.field_bytes() {
             return 0;
+        }
+        // zfp reads the stream in 64-bit words: in place only where unaligned loads work
+        // (as the reference has it read from chunks) or the input is aligned.
+        let loads_ok = cfg!(any(
+            target_arch = "x86",
+            target_arch = "x86_64",
+            target_arch = "aarch64"
+        )) || input.as_ptr().align_offset(8) == 0;
+        if loads_ok && self.fixed_rate_bytes().is_some_and(|n| n <= input.len()) {
+            // SAFETY: zfp only reads the bit stream while decoding, and no further than
+            // `fixed_rate_bytes()`, inside `input`, with loads valid at its alignment (see
+            // above). The field writes `field_bytes()` bytes into `out` (checked above).
+            let n = unsafe {
+                self.bind_raw(input.as_ptr().cast_mut(), input.len());
+                set_pointer(self.field, out.as_mut_ptr().cast());
+                let n = (coders().decompress)(self.zfp, self.field);
+                set_pointer(self.field, std::ptr::null_mut());
+                n
+            };
+            self.unbind();
+            return n;
         }
         let room = self.maximum_size().saturating_mul(2).saturating_add(64);
         PADDED
