@@ -9,6 +9,16 @@ use crate::error::{Error, Result};
 use crate::frame::offsets;
 use crate::special::{special_chunk, Special};
 
+/// Refuses a chunk claiming more bytes than a fixed `chunksize` (`Failure`, as the
+/// reference, which decodes into a buffer of the chunk size), before anything of the
+/// claimed size is allocated.
+fn check_chunk_nbytes(chunksize: i32, nb: usize) -> Result<()> {
+    match usize::try_from(chunksize) {
+        Ok(cs) if cs > 0 && nb > cs => Err(Error::Failure),
+        _ => Ok(()),
+    }
+}
+
 /// The flat index of `index` in a layout with `strides`.
 pub fn multidim_to_unidim(index: &[i64], strides: &[i64]) -> i64 {
     index
@@ -111,11 +121,13 @@ impl SuperChunk {
         if ((hi - lo) as usize) > buf.len() {
             return Err(Error::InvalidParam);
         }
+        let chunksize = self.chunksize;
         let mut at = 0usize;
         for (n, off, len) in self.pieces(lo, hi)? {
             let (chunk, dctx) = self.chunk_range_with_dctx(n, off, off + len)?;
             let h = Header::parse(&chunk)?;
             let nb = nbytes_of(&chunk)?;
+            check_chunk_nbytes(chunksize, nb)?;
             let ts = usize::from(h.typesize);
             let dst = &mut buf[at..at + len];
             if off == 0 && len == nb {
@@ -145,6 +157,7 @@ impl SuperChunk {
         for (n, off, len) in self.pieces(lo, hi)? {
             let chunk = self.stored(n)?.into_owned();
             let nb = nbytes_of(&chunk)?;
+            check_chunk_nbytes(self.chunksize, nb)?;
             if off + len > nb {
                 return Err(Error::Data);
             }
