@@ -431,13 +431,20 @@ fn compress_blocks(
         ..*p
     };
     let written = match pool {
-        Some(pool) if lay.nblocks - first > 1 => {
+        Some(pool) if lay.nblocks - first > 1 && !one_byte_repeated(p.chunk) => {
             compress_parallel(&p, lay, st, pool, dst, hlen, first, pos)
         }
         _ => compress_serial(&p, lay, &mut st.scratch, dst, hlen, first, pos),
     };
     st.dref = dref;
     written
+}
+
+/// Whether `data` is one byte value repeated. Such a chunk compresses to runs at the speed
+/// of a scan, faster on one thread than the threads can be handed its blocks (the check
+/// stops at the first differing byte of any other chunk).
+fn one_byte_repeated(data: &[u8]) -> bool {
+    data.len() > 1 && data[1..] == data[..data.len() - 1]
 }
 
 /// Compresses blocks `first..` one after the other straight into `dst` from `pos`, writing

@@ -6,16 +6,18 @@ use std::time::Duration;
 
 use super::compress::{block_bound, job, serial_block, CompressState, Layout};
 use super::header::write_i32;
-use super::scratch::{ensure, Scratch};
+use super::scratch::ensure;
 use super::streams::{encode_block, EncParams};
 use crate::error::Result;
 use crate::threads::{FirstError, Pool};
 
-/// Where the blocks compressed in parallel are laid out in order: the chunk, the first block
-/// not placed yet, where it goes, and whether placing has stopped for good (a block that
-/// did not fit, failed, or has no room for a whole slot: the caller finishes serially).
+/// Where the blocks compressed in parallel are laid out in order: the chunk (lent out while
+/// the next block is compressed straight into it), the first block not placed yet, where it
+/// goes, and whether placing has stopped for good (a block that did not fit, failed, or has
+/// no room for a whole slot: the caller finishes serially).
 struct Placement<'d> {
     dst: &'d mut [u8],
+    lent: bool,
     next: usize,
     pos: usize,
     stopped: bool,
@@ -26,18 +28,19 @@ const PENDING: usize = usize::MAX;
 /// Result of a parallel block that did not fit its slot, failed, or was left to the caller.
 const NO_FIT: usize = usize::MAX - 1;
 
-/// How long a worker waiting for a free slot sleeps before it looks again.
+/// Longest a worker waiting for a free slot sleeps before it looks again (every change it
+/// waits for also wakes it).
 const SLOT_WAIT: Duration = Duration::from_millis(1);
 
 /// Compresses blocks `first..` on the pool. The block that comes next in order is compressed
-/// straight into `dst` when nobody is placing blocks; the others go to one of a few slots
-/// (as many as thread ids), and whoever finishes a block also copies every finished
-/// block that comes next in order into `dst` and gives its slot back. A worker that finds no
-/// free slot waits until one is given back or its block comes next, so the memory written
-/// stays a few blocks whatever the scheduling; blocks left over are placed afterwards. Same
-/// outcome as the serial path: a block that may meet tighter limits there is redone serially
-/// in place, unless its output does not fit at all. Then, as built-in codecs fail instead
-/// of adapting to a smaller output, the serial path fails too, and the workers stop.
+/// straight into `dst`; the others go to one of a few slots (as many as thread ids), and
+/// whoever finishes a block also copies every finished block that comes next in order into
+/// `dst` and gives its slot back. A worker that finds no free slot waits until one is given
+/// back or its block comes next, so the memory written stays a few blocks whatever the
+/// scheduling; blocks left over are placed afterwards. Same outcome as the serial path: a
+/// block that may meet tighter limits there is redone serially in place, unless its output
+/// does not fit at all. Then, as built-in codecs fail instead of adapting to a smaller
+/// output, the serial path fails too, and the workers stop.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn compress_parallel(
     p: &EncParams,
@@ -59,6 +62,7 @@ pub(super) fn compress_parallel(
     // cache, comes first).
     let slot_of: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
     let free = Mutex::new((0..nslots).rev().collect::<Vec<usize>>());
+    let take_slot = || free.lock().unwrap_or_else(PoisonError::into_inner).pop();
     let cells: Vec<Mutex<&mut [u8]>> = st.slots[..slot * nslots]
         .chunks_mut(slot)
         .map(Mutex::new)
@@ -67,15 +71,18 @@ pub(super) fn compress_parallel(
     let overflow = AtomicBool::new(false);
     let placed = Mutex::new(Placement {
         dst,
+        lent: false,
         next: 0,
         pos,
         stopped: false,
     });
+    let lock = || placed.lock().unwrap_or_else(PoisonError::into_inner);
     let given_back = Condvar::new();
     // Copies the finished blocks that come next in order, as long as each has room for a
-    // whole slot (so that its outcome cannot depend on the space left).
+    // whole slot (so that its outcome cannot depend on the space left), then wakes the
+    // workers waiting for a slot.
     let place = |out: &mut Placement| {
-        while out.next < n && !out.stopped {
+        while out.next < n && !out.stopped && !out.lent {
             let len = results[out.next].load(Ordering::Acquire);
             if len == PENDING {
                 break;
@@ -101,62 +108,59 @@ pub(super) fn compress_parallel(
         given_back.notify_all();
     };
     let errors = FirstError::new();
-    // Compresses block `k`, which comes next in order, straight into the chunk.
-    let direct = |k: usize, tid: usize, sc: &mut Scratch, out: &mut Placement| {
-        let at = out.pos;
-        let res = encode_block(
-            p,
-            sc,
-            job(lay, first + k, tid),
-            &mut out.dst[..at + slot],
-            at,
-            None,
-        );
-        match res {
-            Ok(Some(len)) => {
-                write_i32(out.dst, hlen + 4 * (first + k), at as i32);
-                out.pos += len;
-                out.next += 1;
-                results[k].store(len, Ordering::Release);
-            }
-            Ok(None) => results[k].store(NO_FIT, Ordering::Release),
-            Err(e) => {
-                errors.record(k, e);
-                results[k].store(NO_FIT, Ordering::Release);
-            }
-        }
-        place(out);
+    let can_go_direct = |k: usize, out: &Placement| {
+        out.next == k && !out.stopped && !out.lent && out.pos + slot <= destsize
     };
-    let can_go_direct =
-        |k: usize, out: &Placement| out.next == k && !out.stopped && out.pos + slot <= destsize;
     pool.for_each_block(n, &|k, tid, sc| {
         if overflow.load(Ordering::Relaxed) {
             return;
         }
-        if let Ok(mut out) = placed.try_lock() {
-            place(&mut out);
-            if can_go_direct(k, &out) {
-                direct(k, tid, sc, &mut out);
-                return;
-            }
-        }
         let s = loop {
-            if let Some(s) = free.lock().unwrap_or_else(PoisonError::into_inner).pop() {
-                break s;
-            }
-            let mut out = placed.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut out = lock();
             place(&mut out);
             if can_go_direct(k, &out) {
-                direct(k, tid, sc, &mut out);
+                // Block `k`, the next in order, is compressed straight into the chunk, lent
+                // out meanwhile (nothing else can be placed before it anyway).
+                let at = out.pos;
+                let chunk = std::mem::take(&mut out.dst);
+                out.lent = true;
+                drop(out);
+                let res = encode_block(
+                    p,
+                    sc,
+                    job(lay, first + k, tid),
+                    &mut chunk[..at + slot],
+                    at,
+                    None,
+                );
+                let mut out = lock();
+                out.dst = chunk;
+                out.lent = false;
+                match res {
+                    Ok(Some(len)) => {
+                        write_i32(out.dst, hlen + 4 * (first + k), at as i32);
+                        out.pos += len;
+                        out.next += 1;
+                        results[k].store(len, Ordering::Release);
+                    }
+                    Ok(None) => results[k].store(NO_FIT, Ordering::Release),
+                    Err(e) => {
+                        errors.record(k, e);
+                        results[k].store(NO_FIT, Ordering::Release);
+                    }
+                }
+                place(&mut out);
                 return;
             }
-            if out.stopped {
-                // The caller compresses this block serially.
-                results[k].store(NO_FIT, Ordering::Release);
-                return;
-            }
-            if let Some(s) = free.lock().unwrap_or_else(PoisonError::into_inner).pop() {
+            if let Some(s) = take_slot() {
                 break s;
+            }
+            if out.stopped || (out.next == k && !out.lent) {
+                // Placing has stopped, or stops at this block (no room for a whole slot):
+                // the caller compresses it serially.
+                results[k].store(NO_FIT, Ordering::Release);
+                place(&mut out);
+                return;
             }
             drop(
                 given_back
@@ -176,11 +180,8 @@ pub(super) fn compress_parallel(
                 results[k].store(NO_FIT, Ordering::Release);
             }
         }
-        // A busy lock means another worker is placing blocks and will reach this one, or a
-        // waiting worker or the caller will afterwards.
-        if let Ok(mut out) = placed.try_lock() {
-            place(&mut out);
-        }
+        // The chunk may be lent out: then its borrower places this block on return.
+        place(&mut lock());
     })?;
     errors.into_result()?;
     if overflow.into_inner() {
