@@ -431,7 +431,7 @@ fn compress_blocks(
         ..*p
     };
     let written = match pool {
-        Some(pool) if lay.nblocks - first > 1 && !one_byte_repeated(p.chunk) => {
+        Some(pool) if lay.nblocks - first > 1 && !looks_uniform(p.chunk, lay.blocksize) => {
             compress_parallel(&p, lay, st, pool, dst, hlen, first, pos)
         }
         _ => compress_serial(&p, lay, &mut st.scratch, dst, hlen, first, pos),
@@ -440,11 +440,17 @@ fn compress_blocks(
     written
 }
 
-/// Whether `data` is one byte value repeated. Such a chunk compresses to runs at the speed
-/// of a scan, faster on one thread than the threads can be handed its blocks (the check
-/// stops at the first differing byte of any other chunk).
-fn one_byte_repeated(data: &[u8]) -> bool {
-    data.len() > 1 && data[1..] == data[..data.len() - 1]
+/// Whether every block of `chunk` starts with the same byte value repeated (its first 64
+/// bytes, equal to the chunk's first byte). Such a chunk, most often one value throughout,
+/// is mostly runs that compress at the speed of a scan, faster on one thread than the
+/// threads can be handed its blocks; any other chunk is told apart in a few bytes.
+fn looks_uniform(chunk: &[u8], blocksize: usize) -> bool {
+    let Some(&first) = chunk.first() else {
+        return false;
+    };
+    chunk
+        .chunks(blocksize.max(1))
+        .all(|b| b[..b.len().min(64)].iter().all(|&x| x == first))
 }
 
 /// Compresses blocks `first..` one after the other straight into `dst` from `pos`, writing
