@@ -1,5 +1,7 @@
 //! Compression and decompression parameters and the context that carries them.
 
+use std::sync::Arc;
+
 use crate::chunk::compress::{self, CompressEnv, CompressState};
 use crate::chunk::decompress::{self, DecompressEnv, DecompressState};
 use crate::chunk::hooks::{PostfilterFn, Prefilter};
@@ -140,7 +142,7 @@ pub struct Context {
     invalid_codec: bool,
     last_blocksize: Option<i32>,
     nthreads: i16,
-    pool: Option<Pool>,
+    pool: Option<Arc<Pool>>,
     cstate: CompressState,
     dstate: DecompressState,
 }
@@ -296,15 +298,15 @@ impl Context {
     /// The worker pool when more than one thread is wanted (created or resized here). The
     /// pool never exceeds [`MAX_POOL_THREADS`] workers: output does not depend on the thread
     /// count, and thousands of OS threads would only cost time and memory.
-    fn pool(pool: &mut Option<Pool>, nthreads: i16) -> Option<&Pool> {
+    fn pool(pool: &mut Option<Arc<Pool>>, nthreads: i16) -> Option<&Pool> {
         let n = usize::try_from(nthreads).unwrap_or(1).min(MAX_POOL_THREADS);
         if n <= 1 {
             return None;
         }
         if !matches!(pool, Some(p) if p.len() == n) {
-            *pool = Some(Pool::new(n));
+            *pool = Some(Pool::shared(n));
         }
-        pool.as_ref()
+        pool.as_deref()
     }
 
     /// Compresses `src` into a chunk in `dst` (`dst.len()` is the destination size);

@@ -5,7 +5,7 @@
 //! memory of its id and takes blocks from a shared counter until none are left.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock, TryLockError, Weak};
 
 use crate::chunk::scratch::Scratch;
 use crate::error::{Error, Result};
@@ -39,6 +39,9 @@ fn executor() -> Option<Executor> {
 /// Most threads a pool starts; more thread ids share them (their jobs run in turn).
 const MAX_OS_THREADS: usize = 256;
 
+/// Pools in use, at most one per number of thread ids (see [`Pool::shared`]).
+static SHARED: Mutex<Vec<Weak<Pool>>> = Mutex::new(Vec::new());
+
 /// The workers of a context: one slot of working memory per thread id, and the threads
 /// themselves, started on first use.
 #[derive(Debug)]
@@ -58,6 +61,25 @@ impl Pool {
         }
     }
 
+    /// The pool of `n` thread ids that every context asking for `n` threads shares while any
+    /// of them holds it, as the reference's contexts share theirs: the threads and the
+    /// working memory a compression warmed up serve the decompressions that follow.
+    pub fn shared(n: usize) -> Arc<Pool> {
+        let n = n.max(1);
+        let mut pools = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+        pools.retain(|w| w.strong_count() > 0);
+        if let Some(p) = pools
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find(|p| p.len() == n)
+        {
+            return p;
+        }
+        let p = Arc::new(Pool::new(n));
+        pools.push(Arc::downgrade(&p));
+        p
+    }
+
     /// Number of thread ids.
     pub fn len(&self) -> usize {
         self.scratch.len()
@@ -68,11 +90,14 @@ impl Pool {
         self.scratch.is_empty()
     }
 
-    /// The working memory of thread id `tid`.
-    pub fn scratch(&self, tid: usize) -> std::sync::MutexGuard<'_, Scratch> {
-        self.scratch[tid % self.len()]
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+    /// Runs `f` with the working memory of thread id `tid`, or with fresh working memory
+    /// when another operation on the shared pool (or a callback nested in this one) holds it.
+    pub fn with_scratch<R>(&self, tid: usize, f: impl FnOnce(&mut Scratch) -> R) -> R {
+        match self.scratch[tid % self.len()].try_lock() {
+            Ok(mut sc) => f(&mut sc),
+            Err(TryLockError::Poisoned(p)) => f(&mut p.into_inner()),
+            Err(TryLockError::WouldBlock) => f(&mut Scratch::default()),
+        }
     }
 
     fn threads(&self) -> Result<&rayon::ThreadPool> {
@@ -90,7 +115,7 @@ impl Pool {
 
     /// Runs `job(tid, scratch)` once for every thread id, in parallel, and waits for all.
     pub fn run(&self, job: &(dyn Fn(usize, &mut Scratch) + Sync)) -> Result<()> {
-        let per_tid = |tid: usize| job(tid, &mut self.scratch(tid));
+        let per_tid = |tid: usize| self.with_scratch(tid, |sc| job(tid, sc));
         if let Some(ex) = executor() {
             ex(self.len(), &per_tid);
             return Ok(());

@@ -11,14 +11,24 @@
  * and the compression ratios of both, which must be equal), then geometric means per
  * operation x nthreads, per codec, and the worst cases.
  *
+ * Every case also times a memcpy baseline, interleaved with the libraries' runs: the same
+ * number of uncompressed bytes copied between two buffers of those sizes, split over the
+ * same number of threads. The list of cases below 0.95 at the end gives, for each, both
+ * libraries' time divided by that baseline's: a case where ours is within 10 % of memcpy
+ * (<= 1.10) is bound by memory bandwidth.
+ *
  * usage: bench OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--codec NAME] [--full]
  *              [--threads T] [--quick] [--filter NAME] [--data NAME] [--clevel L]
+ *              [--case CODEC/FILTER/DATA/LL[/tT]]...
  *
  * --codec, --filter, --data, --clevel and --threads each narrow the matrix to one value
- * (--clevel picks that clevel for every case, instead of the rotation).
+ * (--clevel picks that clevel for every case, instead of the rotation). --case (repeatable)
+ * runs just the cases named as the lists print them, e.g. --case blosclz/none/i64-ramp/L5/t1
+ * (without /tT: both thread counts).
  */
 #include <blosc2.h>
 #include <math.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "../test_common.h"
@@ -128,9 +138,43 @@ static void time_decompress(run_t *r) {
 typedef struct {
   int codec, filter, data, clevel, nthreads;
   span_t c[2], d[2]; /* [ours|reference] best times */
+  span_t copy;       /* best time of the memcpy baseline */
   int64_t cbytes[2];
   int ok;
 } case_t;
+
+/* One thread's share of the memcpy baseline. */
+typedef struct {
+  size_t from, len;
+} piece_t;
+
+/* Copies one thread's share, one memcpy call per chunk at most (as the libraries' calls). */
+static void *copy_piece(void *arg) {
+  const piece_t *p = arg;
+  for (size_t at = p->from; at < p->from + p->len; at += CHUNK) {
+    size_t len = p->from + p->len - at < CHUNK ? p->from + p->len - at : CHUNK;
+    memcpy(g_dec + at, g_src + at, len);
+  }
+  return NULL;
+}
+
+/* Copies the case's uncompressed bytes from the source to the output buffer, split in
+ * nthreads contiguous pieces copied by as many threads (the caller copies the first). */
+static void time_memcpy(span_t *best, int nthreads) {
+  size_t n = (size_t)g_nchunks * CHUNK;
+  piece_t pieces[2];
+  pthread_t th;
+  int helpers = nthreads > 1;
+  size_t half = helpers ? n / 2 : n;
+  pieces[0] = (piece_t){0, half};
+  pieces[1] = (piece_t){half, n - half};
+  span_t s = start();
+  if (helpers && pthread_create(&th, NULL, copy_piece, &pieces[1]) != 0) helpers = 0;
+  copy_piece(&pieces[0]);
+  if (helpers) pthread_join(th, NULL);
+  else if (nthreads > 1) copy_piece(&pieces[1]);
+  keep_best(best, stop(s));
+}
 
 static void run_case(const lib_t *libs[2], run_t runs[2], case_t *k, int reps) {
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -157,12 +201,17 @@ static void run_case(const lib_t *libs[2], run_t runs[2], case_t *k, int reps) {
     r->cbytes = 0;
     r->failed = !r->c || !r->d;
   }
-  for (int i = 0; i < reps; i++)
+  k->copy = never;
+  for (int i = 0; i < reps; i++) {
     for (int l = 0; l < 2; l++)
       if (!runs[l].failed) time_compress(&runs[l]);
-  for (int i = 0; i < reps; i++)
+    time_memcpy(&k->copy, k->nthreads);
+  }
+  for (int i = 0; i < reps; i++) {
     for (int l = 0; l < 2; l++)
       if (!runs[l].failed) time_decompress(&runs[l]);
+    time_memcpy(&k->copy, k->nthreads);
+  }
   k->ok = 1;
   for (int l = 0; l < 2; l++) {
     run_t *r = &runs[l];
@@ -245,11 +294,56 @@ static void summary(int cpu) {
   }
 }
 
+/* Prints the cases below 0.95 by CPU time with both libraries' time over the memcpy
+ * baseline's, and whether each is memory-bound (ours within 10 % of memcpy). */
+static void below_list(void) {
+  int below = 0, bound = 0;
+  printf("\ncases below 0.95 by CPU time (x/memcpy: CPU time over that of copying the same "
+         "bytes with the same threads;\nmemory-bound: ours within 10 %% of memcpy)\n");
+  printf("  %-10s %-32s %8s %11s %10s  %s\n", "", "case", "ours/ref", "ours/memcpy",
+         "ref/memcpy", "verdict");
+  for (int op = 0; op < 2; op++)
+    for (int i = 0; i < g_ncases; i++) {
+      const case_t *k = &g_cases[i];
+      const span_t *t = op ? k->d : k->c;
+      if (!k->ok || ratio(t, 1) >= 0.95) continue;
+      char name[64];
+      snprintf(name, sizeof name, "%s/%s/%s/L%d/t%d", codec_names[k->codec],
+               filter_names[k->filter], data_names[k->data], k->clevel, k->nthreads);
+      double o = t[0].cpu / k->copy.cpu, r = t[1].cpu / k->copy.cpu;
+      int mem = o <= 1.10;
+      below++;
+      bound += mem;
+      printf("  %-10s %-32s %8.2f %11.2f %10.2f  %s\n", op ? "decompress" : "compress", name,
+             ratio(t, 1), o, r, mem ? "memory-bound" : "BELOW");
+    }
+  printf("  %d case(s) below 0.95: %d memory-bound, %d not\n", below, bound, below - bound);
+}
+
+#define MAXSPECS 64
+
+/* Whether the case matches one of the --case specs (all cases when there is none). */
+static int wanted(const char *const *specs, int nspecs, int ci, int fi, int di, int clevel,
+                  int thr) {
+  if (!nspecs) return 1;
+  char name[64];
+  int n = snprintf(name, sizeof name, "%s/%s/%s/L%d", codec_names[ci], filter_names[fi],
+                   data_names[di], clevel);
+  snprintf(name + n, sizeof name - (size_t)n, "/t%d", thr);
+  for (int i = 0; i < nspecs; i++) {
+    size_t len = strlen(specs[i]);
+    if (!strcmp(specs[i], name) || (len == (size_t)n && !strncmp(specs[i], name, len)))
+      return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr,
             "usage: %s OURS_SO REFERENCE_SO [--reps N] [--mb SIZE] [--codec NAME] [--full] "
-            "[--threads T] [--quick] [--filter NAME] [--data NAME] [--clevel L]\n",
+            "[--threads T] [--quick] [--filter NAME] [--data NAME] [--clevel L] "
+            "[--case CODEC/FILTER/DATA/LL[/tT]]...\n",
             argv[0]);
     return 2;
   }
@@ -257,6 +351,8 @@ int main(int argc, char **argv) {
   lib_t ref = {.label = "reference", .path = argv[2]};
   int reps = 3, full = 0, only_threads = 0, only_clevel = 0;
   const char *only_codec = NULL, *only_filter = NULL, *only_data = NULL;
+  const char *specs[MAXSPECS];
+  int nspecs = 0;
   double mb = 64;
   for (int i = 3; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
@@ -266,6 +362,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--filter") && i + 1 < argc) only_filter = argv[++i];
     else if (!strcmp(argv[i], "--data") && i + 1 < argc) only_data = argv[++i];
     else if (!strcmp(argv[i], "--clevel") && i + 1 < argc) only_clevel = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--case") && i + 1 < argc && nspecs < MAXSPECS)
+      specs[nspecs++] = argv[++i];
     else if (!strcmp(argv[i], "--full")) full = 1;
     else if (!strcmp(argv[i], "--quick")) {
       reps = 1;
@@ -304,10 +402,12 @@ int main(int argc, char **argv) {
       for (int fi = 0; fi < NFILTERS; fi++)
         for (int li = 0; li < 3; li++) {
           if (only_filter && strcmp(only_filter, filter_names[fi]) != 0) continue;
-          if (only_clevel ? clevels[li] != only_clevel : !full && li != (ci + fi + di) % 3)
+          if (only_clevel ? clevels[li] != only_clevel
+                          : !full && !nspecs && li != (ci + fi + di) % 3)
             continue;
           for (int thr = 1; thr <= 2; thr++) {
             if (only_threads && thr != only_threads) continue;
+            if (!wanted(specs, nspecs, ci, fi, di, clevels[li], thr)) continue;
             case_t *k = &g_cases[g_ncases++];
             *k = (case_t){.codec = ci, .filter = fi, .data = di, .clevel = clevels[li],
                           .nthreads = thr};
@@ -329,6 +429,7 @@ int main(int argc, char **argv) {
   }
   summary(1);
   summary(0);
+  below_list();
   free(g_src);
   free(g_dec);
   for (int l = 0; l < 2; l++) {

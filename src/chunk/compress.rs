@@ -9,7 +9,7 @@ use super::hooks::{Output, Prefilter};
 use super::instr;
 use super::parallel::compress_parallel;
 use super::pipeline::{delta_reference, forward, resolve, Capture, Filters};
-use super::scratch::Scratch;
+use super::scratch::{Buf, Scratch};
 use super::streams::{encode_block, run_prefilter, BlockJob, EncParams};
 use super::stune::{compute_blocksize, split_block, BlocksizeInput};
 use crate::constants::*;
@@ -24,7 +24,7 @@ pub(crate) struct CompressState {
     /// Serial working memory.
     pub scratch: Scratch,
     /// Per-block output slots for parallel compression.
-    pub slots: Vec<u8>,
+    pub slots: Buf,
     /// Per-block results for parallel variable-length-block compression.
     pub results: Vec<Option<usize>>,
     /// The first block as the reference's pipeline leaves it in the source (DELTA).
@@ -408,7 +408,9 @@ fn compress_blocks(
         };
         write_i32(dst, hlen, pos as i32);
         let res = match pool {
-            Some(pool) => encode_block(p, &mut pool.scratch(0), job(lay, 0, 0), dst, pos, Some(c)),
+            Some(pool) => pool.with_scratch(0, |sc| {
+                encode_block(p, sc, job(lay, 0, 0), dst, pos, Some(c))
+            }),
             None => encode_block(p, &mut st.scratch, job(lay, 0, 0), dst, pos, Some(c)),
         };
         match res {
@@ -429,13 +431,26 @@ fn compress_blocks(
         ..*p
     };
     let written = match pool {
-        Some(pool) if lay.nblocks - first > 1 => {
+        Some(pool) if lay.nblocks - first > 1 && !looks_uniform(p.chunk, lay.blocksize) => {
             compress_parallel(&p, lay, st, pool, dst, hlen, first, pos)
         }
         _ => compress_serial(&p, lay, &mut st.scratch, dst, hlen, first, pos),
     };
     st.dref = dref;
     written
+}
+
+/// Whether every block of `chunk` starts with the same byte value repeated (its first 64
+/// bytes, equal to the chunk's first byte). Such a chunk, most often one value throughout,
+/// is mostly runs that compress at the speed of a scan, faster on one thread than the
+/// threads can be handed its blocks; any other chunk is told apart in a few bytes.
+fn looks_uniform(chunk: &[u8], blocksize: usize) -> bool {
+    let Some(&first) = chunk.first() else {
+        return false;
+    };
+    chunk
+        .chunks(blocksize.max(1))
+        .all(|b| b[..b.len().min(64)].iter().all(|&x| x == first))
 }
 
 /// Compresses blocks `first..` one after the other straight into `dst` from `pos`, writing

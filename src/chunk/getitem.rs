@@ -3,7 +3,7 @@
 use super::decompress::{prepare, DecompressEnv, Prepared};
 use super::header::Header;
 use super::hooks::Output;
-use super::scratch::{ensure, Scratch};
+use super::scratch::{ensure, Buf, Scratch};
 use super::special;
 use crate::constants::*;
 use crate::error::{Error, Result};
@@ -105,7 +105,7 @@ fn copy_blocks(
     c: &Prepared,
     sc: &mut Scratch,
     dref: &[u8],
-    part: &mut Vec<u8>,
+    part: &mut Buf,
     begin: usize,
     end: usize,
     out: &mut [u8],

@@ -1,7 +1,8 @@
 //! Parallel compression: blocks compressed on the pool and laid out in order.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
 use super::compress::{block_bound, job, serial_block, CompressState, Layout};
 use super::header::write_i32;
@@ -10,25 +11,36 @@ use super::streams::{encode_block, EncParams};
 use crate::error::Result;
 use crate::threads::{FirstError, Pool};
 
-/// Where the blocks compressed in parallel are laid out in order: the chunk, the first block
-/// not placed yet and where it goes.
+/// Where the blocks compressed in parallel are laid out in order: the chunk (lent out while
+/// the next block is compressed straight into it), the first block not placed yet, where it
+/// goes, and whether placing has stopped for good (a block that did not fit, failed, or has
+/// no room for a whole slot: the caller finishes serially).
 struct Placement<'d> {
     dst: &'d mut [u8],
+    lent: bool,
     next: usize,
     pos: usize,
+    stopped: bool,
 }
 
 /// Result of a parallel block whose job has not finished.
 const PENDING: usize = usize::MAX;
-/// Result of a parallel block that did not fit its slot.
+/// Result of a parallel block that did not fit its slot, failed, or was left to the caller.
 const NO_FIT: usize = usize::MAX - 1;
 
-/// Compresses blocks `first..` into slots of their own on the pool. Whoever finishes a block
-/// also copies every finished block that comes next in order into `dst` (while the other
-/// workers go on compressing); blocks left over are placed afterwards. Same outcome as the
-/// serial path: a block that may meet tighter limits there is redone serially in place,
-/// unless its output does not fit at all. Then, as built-in codecs fail instead of adapting
-/// to a smaller output, the serial path fails too, and the workers stop.
+/// Longest a worker waiting for a free slot sleeps before it looks again (every change it
+/// waits for also wakes it).
+const SLOT_WAIT: Duration = Duration::from_millis(1);
+
+/// Compresses blocks `first..` on the pool. The block that comes next in order is compressed
+/// straight into `dst`; the others go to one of a few slots (as many as thread ids), and
+/// whoever finishes a block also copies every finished block that comes next in order into
+/// `dst` and gives its slot back. A worker that finds no free slot waits until one is given
+/// back or its block comes next, so the memory written stays a few blocks whatever the
+/// scheduling; blocks left over are placed afterwards. Same outcome as the serial path: a
+/// block that may meet tighter limits there is redone serially in place, unless its output
+/// does not fit at all. Then, as built-in codecs fail instead of adapting to a smaller
+/// output, the serial path fails too, and the workers stop.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn compress_parallel(
     p: &EncParams,
@@ -42,70 +54,150 @@ pub(super) fn compress_parallel(
 ) -> Result<Option<usize>> {
     let slot = block_bound(lay);
     let n = lay.nblocks - first;
+    let nslots = pool.len().min(n);
     let destsize = dst.len();
-    ensure(&mut st.slots, slot * n);
+    ensure(&mut st.slots, slot * nslots);
     let results: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(PENDING)).collect();
-    let cells: Vec<Mutex<&mut [u8]>> = st.slots[..slot * n]
+    // The slot each block went to, and the slots free now (the last given back, still in
+    // cache, comes first).
+    let slot_of: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+    let free = Mutex::new((0..nslots).rev().collect::<Vec<usize>>());
+    let take_slot = || free.lock().unwrap_or_else(PoisonError::into_inner).pop();
+    let cells: Vec<Mutex<&mut [u8]>> = st.slots[..slot * nslots]
         .chunks_mut(slot)
         .map(Mutex::new)
         .collect();
     let builtin = p.codec.is_none();
     let overflow = AtomicBool::new(false);
-    let placed = Mutex::new(Placement { dst, next: 0, pos });
+    let placed = Mutex::new(Placement {
+        dst,
+        lent: false,
+        next: 0,
+        pos,
+        stopped: false,
+    });
+    let lock = || placed.lock().unwrap_or_else(PoisonError::into_inner);
+    let given_back = Condvar::new();
     // Copies the finished blocks that come next in order, as long as each has room for a
-    // whole slot (so that its outcome cannot depend on the space left).
+    // whole slot (so that its outcome cannot depend on the space left), then wakes the
+    // workers waiting for a slot.
     let place = |out: &mut Placement| {
-        while out.next < n {
+        while out.next < n && !out.stopped && !out.lent {
             let len = results[out.next].load(Ordering::Acquire);
-            if len >= NO_FIT {
+            if len == PENDING {
                 break;
             }
-            if out.pos + slot > destsize {
-                if builtin && out.pos + len > destsize {
+            if len == NO_FIT || out.pos + slot > destsize {
+                if builtin && len < NO_FIT && out.pos + len > destsize {
                     overflow.store(true, Ordering::Relaxed);
                 }
+                out.stopped = true;
                 break;
             }
             let k = out.next;
-            let src = cells[k].lock().unwrap_or_else(PoisonError::into_inner);
-            write_i32(out.dst, hlen + 4 * (first + k), out.pos as i32);
-            out.dst[out.pos..out.pos + len].copy_from_slice(&src[..len]);
+            let s = slot_of[k].load(Ordering::Relaxed);
+            {
+                let src = cells[s].lock().unwrap_or_else(PoisonError::into_inner);
+                write_i32(out.dst, hlen + 4 * (first + k), out.pos as i32);
+                out.dst[out.pos..out.pos + len].copy_from_slice(&src[..len]);
+            }
+            free.lock().unwrap_or_else(PoisonError::into_inner).push(s);
             out.pos += len;
             out.next += 1;
         }
+        given_back.notify_all();
     };
     let errors = FirstError::new();
+    let can_go_direct = |k: usize, out: &Placement| {
+        out.next == k && !out.stopped && !out.lent && out.pos + slot <= destsize
+    };
     pool.for_each_block(n, &|k, tid, sc| {
         if overflow.load(Ordering::Relaxed) {
             return;
         }
+        let s = loop {
+            let mut out = lock();
+            place(&mut out);
+            if can_go_direct(k, &out) {
+                // Block `k`, the next in order, is compressed straight into the chunk, lent
+                // out meanwhile (nothing else can be placed before it anyway).
+                let at = out.pos;
+                let chunk = std::mem::take(&mut out.dst);
+                out.lent = true;
+                drop(out);
+                let res = encode_block(
+                    p,
+                    sc,
+                    job(lay, first + k, tid),
+                    &mut chunk[..at + slot],
+                    at,
+                    None,
+                );
+                let mut out = lock();
+                out.dst = chunk;
+                out.lent = false;
+                match res {
+                    Ok(Some(len)) => {
+                        write_i32(out.dst, hlen + 4 * (first + k), at as i32);
+                        out.pos += len;
+                        out.next += 1;
+                        results[k].store(len, Ordering::Release);
+                    }
+                    Ok(None) => results[k].store(NO_FIT, Ordering::Release),
+                    Err(e) => {
+                        errors.record(k, e);
+                        results[k].store(NO_FIT, Ordering::Release);
+                    }
+                }
+                place(&mut out);
+                return;
+            }
+            if let Some(s) = take_slot() {
+                break s;
+            }
+            if out.stopped || (out.next == k && !out.lent) {
+                // Placing has stopped, or stops at this block (no room for a whole slot):
+                // the caller compresses it serially.
+                results[k].store(NO_FIT, Ordering::Release);
+                place(&mut out);
+                return;
+            }
+            drop(
+                given_back
+                    .wait_timeout(out, SLOT_WAIT)
+                    .unwrap_or_else(PoisonError::into_inner),
+            );
+        };
+        slot_of[k].store(s, Ordering::Relaxed);
         let res = {
-            let mut out = cells[k].lock().unwrap_or_else(PoisonError::into_inner);
+            let mut out = cells[s].lock().unwrap_or_else(PoisonError::into_inner);
             encode_block(p, sc, job(lay, first + k, tid), &mut out, 0, None)
         };
         match res {
             Ok(r) => results[k].store(r.unwrap_or(NO_FIT), Ordering::Release),
-            Err(e) => errors.record(k, e),
+            Err(e) => {
+                errors.record(k, e);
+                results[k].store(NO_FIT, Ordering::Release);
+            }
         }
-        // A busy lock means another worker is placing blocks and will reach this one, or
-        // the caller will afterwards.
-        if let Ok(mut out) = placed.try_lock() {
-            place(&mut out);
-        }
+        // The chunk may be lent out: then its borrower places this block on return.
+        place(&mut lock());
     })?;
     errors.into_result()?;
     if overflow.into_inner() {
         return Ok(None);
     }
-    let Placement { dst, next, mut pos } =
-        placed.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let Placement {
+        dst, next, mut pos, ..
+    } = placed.into_inner().unwrap_or_else(PoisonError::into_inner);
     drop(cells);
     for (k, result) in results.iter().enumerate().skip(next) {
         let j = first + k;
         let written = match result.load(Ordering::Acquire) {
             len if len < NO_FIT && pos + slot <= destsize => {
                 write_i32(dst, hlen + 4 * j, pos as i32);
-                dst[pos..pos + len].copy_from_slice(&st.slots[k * slot..k * slot + len]);
+                let at = slot_of[k].load(Ordering::Relaxed) * slot;
+                dst[pos..pos + len].copy_from_slice(&st.slots[at..at + len]);
                 Some(len)
             }
             len if len < NO_FIT && builtin && pos + len > destsize => None,

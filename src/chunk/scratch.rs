@@ -51,25 +51,75 @@ impl Codecs {
 #[derive(Debug, Default)]
 pub struct Scratch {
     /// First filter buffer.
-    pub a: Vec<u8>,
+    pub a: Buf,
     /// Second filter buffer.
-    pub b: Vec<u8>,
+    pub b: Buf,
     /// Block buffer (the reference block of DELTA chunks in getitem).
-    pub block: Vec<u8>,
+    pub block: Buf,
     /// Partial block buffer (getitem).
-    pub part: Vec<u8>,
+    pub part: Buf,
     /// The buffer prefilters and postfilters see as the thread's scratch (`ttmp`).
-    pub ttmp: Vec<u8>,
+    pub ttmp: Buf,
     /// Codec contexts.
     pub codecs: Codecs,
 }
 
+/// Size from which a scratch buffer is an anonymous memory map instead of a heap vector.
+const MAP_FROM: usize = 64 * 1024;
+
+/// A zero-filled scratch buffer whose pages cost memory only once written: large sizes are
+/// anonymous memory maps (the kernel hands out zero pages on first write, whatever the
+/// allocator's thresholds), small ones heap vectors.
+#[derive(Debug, Default)]
+pub struct Buf {
+    heap: Vec<u8>,
+    map: Option<memmap2::MmapMut>,
+}
+
+impl Buf {
+    /// A zero-filled buffer of `n` bytes.
+    pub fn zeroed(n: usize) -> Buf {
+        if n >= MAP_FROM {
+            if let Ok(map) = memmap2::MmapMut::map_anon(n) {
+                return Buf {
+                    heap: Vec::new(),
+                    map: Some(map),
+                };
+            }
+        }
+        Buf {
+            heap: vec![0u8; n],
+            map: None,
+        }
+    }
+}
+
+impl std::ops::Deref for Buf {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match &self.map {
+            Some(m) => m,
+            None => &self.heap,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Buf {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match &mut self.map {
+            Some(m) => m,
+            None => &mut self.heap,
+        }
+    }
+}
+
 /// Grows `v` to at least `n` bytes; contents are scratch and carry no meaning. A fresh
-/// zeroed allocation is used (the allocator hands out untouched zero pages for large sizes)
-/// so that a hostile header announcing huge blocks costs no memory until data is written.
-pub(crate) fn ensure(v: &mut Vec<u8>, n: usize) {
+/// zero-filled buffer is used, whose pages cost nothing until written, so that a hostile
+/// header announcing huge blocks costs no memory until data is written.
+pub(crate) fn ensure(v: &mut Buf, n: usize) {
     if v.len() < n {
-        *v = vec![0u8; n];
+        *v = Buf::zeroed(n);
     }
 }
 

@@ -4,7 +4,7 @@ use super::dict::EncDict;
 use super::header::{read_i32, write_i32};
 use super::hooks::{ttmp_len, Output, Prefilter, PrefilterArgs};
 use super::pipeline::{self, Capture, Filters};
-use super::scratch::{ensure, Codecs, Scratch};
+use super::scratch::{ensure, Buf, Codecs, Scratch};
 use super::special;
 use crate::codecs::{blosclz, lz4, zlib, zstd};
 use crate::constants::*;
@@ -110,7 +110,7 @@ pub(crate) fn codec_compress(
 pub(crate) fn run_prefilter(
     p: &EncParams,
     pf: &Prefilter,
-    ttmp: &mut Vec<u8>,
+    ttmp: &mut Buf,
     input: &[u8],
     nblock: usize,
     tid: usize,
@@ -188,20 +188,22 @@ pub(crate) fn encode_block(
         .flatten()
         .filter(|_| nstreams == ts && ts > 1 && bsize > 0 && bsize.is_multiple_of(ts));
     let filtered: &[u8] = if let Some(has_delta) = plain {
+        // The shuffled block goes to `a` as decompression's does, so that both warm the
+        // same pages.
         ensure(a, bsize);
-        ensure(b, bsize);
-        let pre: &[u8] = if has_delta {
+        let (pre, into): (&[u8], &mut [u8]) = if has_delta {
+            ensure(b, bsize);
             let key = if offset == 0 { input } else { p.dref };
-            delta::encode(key, offset, ts, input, &mut a[..bsize]);
-            &a[..bsize]
+            delta::encode(key, offset, ts, input, &mut b[..bsize]);
+            (&b[..bsize], &mut a[..bsize])
         } else {
-            input
+            (input, &mut a[..bsize])
         };
         if let Some(element) = repeated_element(pre, ts) {
             return Ok(write_runs(element, dest, pos).map(|end| end - start));
         }
-        shuffle::shuffle(ts, pre, &mut b[..bsize]);
-        &b[..bsize]
+        shuffle::shuffle(ts, pre, into);
+        &a[..bsize]
     } else if p.filters.any_forward() {
         ensure(a, bsize);
         ensure(b, bsize);

@@ -264,14 +264,7 @@ pub(crate) fn decompress_blocks(
         return Err(Error::InvalidParam);
     }
     let c = VlChunk::new(h, src, env)?;
-    let mut blocks: Vec<Vec<u8>> = block_sizes(&c)?
-        .into_iter()
-        .map(|n| {
-            let mut v = Vec::new();
-            ensure(&mut v, n);
-            v
-        })
-        .collect();
+    let mut blocks: Vec<Vec<u8>> = block_sizes(&c)?.into_iter().map(|n| vec![0u8; n]).collect();
     decode_all(
         &c,
         sc,
@@ -307,8 +300,7 @@ pub(crate) fn decompress_block(
     if ulen > h.nbytes as usize {
         return Err(Error::Data);
     }
-    let mut out = Vec::new();
-    ensure(&mut out, ulen);
+    let mut out = vec![0u8; ulen];
     c.decode(sc, j, &mut out, 0)?;
     Ok(out)
 }

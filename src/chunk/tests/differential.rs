@@ -386,3 +386,42 @@ fn delta_after_three_filters_matches_the_reference() {
         }
     }
 }
+
+/// Threaded compression into destinations around the compressed size (where blocks stop
+/// fitting their slot, the chunk, or both) returns the reference's serial result, bytes
+/// included, and never hangs: blocks past the last one placed are redone serially.
+#[test]
+fn threaded_output_matches_the_reference_at_every_tight_destination() {
+    let Some(rf) = refc::get() else { return };
+    for (kind, compcode, filters) in [
+        ("floats", BLOSCLZ, [0, 0, 0, 0, 0, SHUFFLE]),
+        ("random", LZ4, [0; 6]),
+        ("text", ZSTD, [0, 0, 0, 0, DELTA, SHUFFLE]),
+    ] {
+        let cp = CParams {
+            compcode,
+            clevel: 5,
+            typesize: 8,
+            blocksize: 16 * 1024,
+            filters,
+            ..CParams::default()
+        };
+        let src = make(kind, 200_000, 7);
+        let mut want = vec![0u8; src.len() + MAX_OVERHEAD];
+        let full = rf
+            .compress_ctx(&cp, &src, &mut want)
+            .expect("reference compresses");
+        for destsize in (full.saturating_sub(40_000)..full + 40_000).step_by(997) {
+            let mut want = vec![0u8; destsize];
+            let rr = rf.compress_ctx(&cp, &src, &mut want);
+            for nthreads in [2, 3] {
+                let mut got = vec![0u8; destsize];
+                let or = ours(&CParams { nthreads, ..cp }, &src, &mut got);
+                assert_eq!(or, rr, "{kind} destsize {destsize} nthreads {nthreads}");
+                if let Ok(n) = rr {
+                    assert!(got[..n] == want[..n], "{kind} destsize {destsize}");
+                }
+            }
+        }
+    }
+}
