@@ -207,7 +207,8 @@ pub fn decode(chunk: &[u8], nchunks: usize) -> Result<Vec<i64>> {
 /// The number of offsets an index chunk holds, from its header.
 pub fn count(chunk: &[u8]) -> Result<usize> {
     let h = crate::chunk::Header::parse(chunk)?;
-    if h.nbytes < 0 || h.nbytes % 8 != 0 {
+    // The reference reads the offsets as 8-byte items and refuses another item size.
+    if h.nbytes < 0 || h.nbytes % 8 != 0 || (h.nbytes > 0 && h.typesize != 8) {
         return Err(Error::InvalidHeader);
     }
     Ok(h.nbytes as usize / 8)

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use blosc2::frame::MetaName;
 use blosc2::io::{Io, OpenMode, Stream};
 use blosc2::schunk::SuperChunk;
 use blosc2::{Context, DParams, Error};
@@ -70,7 +71,7 @@ pub fn read_all(sc: &mut SuperChunk, knob: u8) {
     for m in sc.metalayers().to_vec() {
         let _ = sc.meta_exists(&m.name);
     }
-    let names: Vec<String> = sc.vlmeta_names().into_iter().map(str::to_owned).collect();
+    let names: Vec<MetaName> = sc.vlmeta_names().into_iter().cloned().collect();
     for name in names {
         let _ = sc.vlmeta_get(&name);
     }
