@@ -12,6 +12,7 @@ mod reference;
 
 pub use b2nd::b2nd_read;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -49,31 +50,56 @@ pub fn run(target: &str, data: &[u8]) -> bool {
     true
 }
 
-/// Any bytes as a chunk: full decode (serial or on two threads), getitem and the VL-block
-/// decoders. The whole input is the chunk (corpus chunks are parsed from byte 0); the
-/// thread count and the getitem range come from its last byte. Output buffers are as large
-/// as the header claims, capped at [`MAX_OUT`]; the VL decoders, which allocate what the
-/// block headers claim (as the reference does), run only on claims within the cap.
+thread_local! {
+    /// Output buffers kept across runs (a fresh 1 MiB buffer per run cost more than most
+    /// decodes); their contents are whatever the last run left.
+    static SCRATCH: RefCell<[Vec<u8>; 2]> = RefCell::new([vec![0; MAX_OUT], vec![0; MAX_OUT]]);
+    /// A two-thread decompression context kept across runs, so that its workers start once.
+    static TWO_THREADS: RefCell<Context> = RefCell::new(Context::decompressor(DParams {
+        nthreads: 2,
+        ..DParams::default()
+    }));
+}
+
+/// Runs `f` on the first `a` and `b` bytes (each at most [`MAX_OUT`]) of the two kept
+/// output buffers.
+pub fn with_scratch<R>(a: usize, b: usize, f: impl FnOnce(&mut [u8], &mut [u8]) -> R) -> R {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let [x, y] = &mut *s;
+        f(&mut x[..a.min(MAX_OUT)], &mut y[..b.min(MAX_OUT)])
+    })
+}
+
+/// Any bytes as a chunk: full decode (serial, or on two threads with a context kept across
+/// runs), getitem and the VL-block decoders. The whole input is the chunk (corpus chunks
+/// are parsed from byte 0); the thread count and the getitem range come from its last
+/// byte. Output buffers are as large as the header claims, capped at [`MAX_OUT`]; the VL
+/// decoders, which allocate what the block headers claim (as the reference does), run only
+/// on claims within the cap.
 pub fn chunk_decode(chunk: &[u8]) {
     let Some(&knobs) = chunk.last() else {
         return;
     };
     let header = Header::parse(chunk).ok();
     let nbytes = header.map_or(1024, |h| h.nbytes.clamp(0, MAX_OUT as i32) as usize);
-    let mut ctx = Context::decompressor(DParams {
-        nthreads: if knobs & 1 == 0 { 1 } else { 2 },
-        ..DParams::default()
-    });
-    let mut out = vec![0u8; nbytes];
-    let _ = ctx.decompress(chunk, &mut out);
     let typesize = header.map_or(1, |h| usize::from(h.typesize));
     let start = i32::from(knobs >> 1) * 61;
     let nitems = (i32::from(knobs >> 4) * 37).min((MAX_OUT / typesize) as i32);
-    let mut window = vec![0u8; nitems as usize * typesize];
-    let _ = ctx.getitem(chunk, start, nitems, &mut window);
-    if header.is_some_and(|h| h.is_vl() && h.nbytes >= 0 && h.nbytes as usize <= MAX_OUT) {
-        let _ = ctx.vl_decompress(chunk, MAX_VL_BLOCKS);
-        let _ = ctx.vl_decompress_block(chunk, i32::from(knobs & 7));
+    let run = |ctx: &mut Context| {
+        with_scratch(nbytes, nitems as usize * typesize, |out, window| {
+            let _ = ctx.decompress(chunk, out);
+            let _ = ctx.getitem(chunk, start, nitems, window);
+        });
+        if header.is_some_and(|h| h.is_vl() && h.nbytes >= 0 && h.nbytes as usize <= MAX_OUT) {
+            let _ = ctx.vl_decompress(chunk, MAX_VL_BLOCKS);
+            let _ = ctx.vl_decompress_block(chunk, i32::from(knobs & 7));
+        }
+    };
+    if knobs & 1 == 0 {
+        run(&mut Context::decompressor(DParams::default()));
+    } else {
+        TWO_THREADS.with(|c| run(&mut c.borrow_mut()));
     }
 }
 
@@ -223,27 +249,31 @@ pub fn differential(chunk: &[u8]) {
         Ok(_) => return,
         Err(_) => 1024,
     };
-    let mut theirs = vec![0u8; nbytes];
-    let rc = reference::get().decompress(chunk, len, &mut theirs);
-    let mut ours = vec![0u8; nbytes];
-    match Context::decompressor(DParams::default()).decompress(chunk, &mut ours) {
-        Ok(n) => {
-            assert!(
-                rc >= 0,
-                "ours decoded {n} bytes, the reference failed with {rc}"
-            );
-            assert_eq!(n, rc as usize, "decoded sizes differ");
-            let k = match how {
-                Comparable::Prefix(k) => k.min(n),
-                _ => n,
-            };
-            assert!(ours[..k] == theirs[..k], "decoded bytes differ");
+    with_scratch(nbytes, nbytes, |theirs, ours| {
+        // Zeroed, as a decoder that writes less than it reports must show up the same way
+        // on both sides whatever the last run left.
+        theirs.fill(0);
+        ours.fill(0);
+        let rc = reference::get().decompress(chunk, len, theirs);
+        match Context::decompressor(DParams::default()).decompress(chunk, ours) {
+            Ok(n) => {
+                assert!(
+                    rc >= 0,
+                    "ours decoded {n} bytes, the reference failed with {rc}"
+                );
+                assert_eq!(n, rc as usize, "decoded sizes differ");
+                let k = match how {
+                    Comparable::Prefix(k) => k.min(n),
+                    _ => n,
+                };
+                assert!(ours[..k] == theirs[..k], "decoded bytes differ");
+            }
+            Err(e) => assert!(
+                rc < 0,
+                "ours failed ({e:?}), the reference decoded {rc} bytes"
+            ),
         }
-        Err(e) => assert!(
-            rc < 0,
-            "ours failed ({e:?}), the reference decoded {rc} bytes"
-        ),
-    }
+    });
 }
 
 /// Any bytes as an in-memory contiguous frame, opened by this library and by the
@@ -280,28 +310,30 @@ pub fn differential_frame(data: &[u8]) {
         assert_eq!(o, theirs.vlmeta(name.as_bytes()), "vlmetalayer {name}");
     }
     let chunksize = i64::from(ours.chunksize()).clamp(0, MAX_OUT as i64) as usize;
-    for n in 0..ours.nchunks().min(16) + 1 {
-        if ours
-            .chunk(n)
-            .is_ok_and(|c| comparable(&c) != Comparable::All)
-        {
-            continue;
-        }
-        let mut a = vec![0u8; chunksize];
-        let mut b = vec![0u8; chunksize];
-        let o = ours.decompress_chunk(n, &mut a);
-        let t = theirs.decompress_chunk(n, &mut b);
-        match o {
-            Ok(k) => {
-                assert_eq!(t, k as i32, "chunk {n}: ours decoded {k} bytes");
-                assert!(a[..k] == b[..k], "chunk {n} differs");
+    with_scratch(chunksize, chunksize, |a, b| {
+        for n in 0..ours.nchunks().min(16) + 1 {
+            if ours
+                .chunk(n)
+                .is_ok_and(|c| comparable(&c) != Comparable::All)
+            {
+                continue;
             }
-            Err(e) => assert!(
-                t < 0,
-                "chunk {n}: ours failed ({e:?}), the reference gave {t}"
-            ),
+            a.fill(0);
+            b.fill(0);
+            let o = ours.decompress_chunk(n, a);
+            let t = theirs.decompress_chunk(n, b);
+            match o {
+                Ok(k) => {
+                    assert_eq!(t, k as i32, "chunk {n}: ours decoded {k} bytes");
+                    assert!(a[..k] == b[..k], "chunk {n} differs");
+                }
+                Err(e) => assert!(
+                    t < 0,
+                    "chunk {n}: ours failed ({e:?}), the reference gave {t}"
+                ),
+            }
         }
-    }
+    });
 }
 
 /// Whether the frame's chunk index (at header length + compressed size) is a chunk of
