@@ -324,11 +324,9 @@ pub(crate) fn parse_metalayers(r: &mut Reader<'_>, whole: &[u8]) -> Result<Vec<M
     }
     let mut entries: Vec<(MetaName, i32)> = Vec::with_capacity(n);
     for _ in 0..n {
+        // A name may repeat: the reference keeps every entry (lookups find the first).
         let name = MetaName::from(read_str(r)?);
         let offset = r.i32()?;
-        if entries.iter().any(|(seen, _)| *seen == name) {
-            return Err(Error::InvalidHeader);
-        }
         entries.push((name, offset));
     }
     let mut out = Vec::with_capacity(n);

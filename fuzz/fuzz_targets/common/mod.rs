@@ -305,14 +305,21 @@ pub fn differential_frame(data: &[u8]) {
     let theirs = r
         .open_frame(data)
         .expect("the reference opened it in a child");
-    for m in ours.metalayers().to_vec() {
-        assert_eq!(
-            theirs.meta(m.name.as_bytes()).as_ref(),
-            Some(&m.content),
-            "metalayer {}",
-            m.name
-        );
-    }
+    // In order, as names may repeat (lookups by name find the first in both), and as C
+    // strings (a name is cut at a NUL byte there).
+    let c_name = |n: &MetaName| {
+        n.as_bytes()
+            .split(|&b| b == 0)
+            .next()
+            .unwrap_or(&[])
+            .to_vec()
+    };
+    let metas: Vec<(Vec<u8>, Vec<u8>)> = ours
+        .metalayers()
+        .iter()
+        .map(|m| (c_name(&m.name), m.content.clone()))
+        .collect();
+    assert_eq!(metas, theirs.metas(), "metalayers");
     let names: Vec<MetaName> = ours.vlmeta_names().into_iter().cloned().collect();
     for name in names {
         let o = ours.vlmeta_get(&name).ok().map(|(_, c)| c);
