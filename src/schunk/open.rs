@@ -167,8 +167,9 @@ impl SuperChunk {
     /// the chunks share (0 when they differ).
     ///
     /// As in the reference, each copied chunk needs only a readable 16-byte header (the
-    /// one `blosc2_cbuffer_sizes` reads), and the chunks' sizes must add up to the
-    /// header's `nbytes`; a frame of no chunks is taken as it is.
+    /// one `blosc2_cbuffer_sizes` reads) and a compressed size of at least an extended
+    /// header, and the chunks' sizes must add up to the header's `nbytes`; a frame of no
+    /// chunks is taken as it is.
     pub fn into_memory(mut self) -> Result<SuperChunk> {
         let mut chunks = Vec::with_capacity(self.nchunks() as usize);
         let mut blocksize = None;
@@ -176,6 +177,11 @@ impl SuperChunk {
         for n in 0..self.nchunks() {
             let chunk = self.stored(n)?.into_owned();
             let info = crate::cbuffer::basic_info(&chunk)?;
+            // The reference reads each copied chunk as a lazy chunk, which must hold at
+            // least an extended header.
+            if info.cbytes < crate::constants::EXTENDED_HEADER_LENGTH as i32 {
+                return Err(Error::ReadBuffer);
+            }
             let bs = if info.nbytes > 0 {
                 info.blocksize.min(info.nbytes)
             } else {

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use blosc2::chunk::Header;
-use blosc2::constants::{DELTA, DOBITSHUFFLE, INSTR_CODEC, MAX_OVERHEAD, SHUFFLE, UDCODEC_FORMAT};
+use blosc2::constants::{DELTA, DOBITSHUFFLE, INSTR_CODEC, MAX_OVERHEAD, UDCODEC_FORMAT};
 use blosc2::frame::{offsets, trailer, FrameHeader, MetaName};
 use blosc2::schunk::SuperChunk;
 use blosc2::{CParams, Context, DParams};
@@ -194,10 +194,10 @@ enum Comparable {
 /// - VL-block chunks claiming 0 bytes: the reference crashes on them;
 /// - filters and codecs of the reference's plugin registry (ids 32 and up: NDLZ, ZFP,
 ///   NDCELL, NDMEAN, ...) not built into this library yet;
-/// - split blocks that are not a whole number of items, unshuffled more than once (a
-///   SHUFFLE filter with a repeat count in its meta): the reference decodes only the whole
-///   items' streams into its scratch buffer and its repeated unshuffles read the
-///   uninitialised rest (its output changes with `MALLOC_PERTURB_`; SECURITY.md);
+/// - split blocks that are not a whole number of items, with a filter: the reference
+///   decodes only the whole items' streams into its scratch buffer, and its filters (seen
+///   with a repeated SHUFFLE, and with DELTA and BITSHUFFLE) read the uninitialised rest
+///   (its output changes with `MALLOC_PERTURB_`; SECURITY.md);
 /// - open, a difference of ours: pipelines with two DELTA filters and another filter
 ///   (DELTA, SHUFFLE, DELTA): neither library's decoding gives back what the reference
 ///   compressed, and they differ (`fuzz/open-findings/differential/`), left out until
@@ -218,14 +218,10 @@ fn comparable(chunk: &[u8]) -> Comparable {
     if plugin || lazy || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
         return Comparable::No;
     }
-    let repeated_shuffle = h
-        .filters
-        .iter()
-        .zip(h.filters_meta)
-        .any(|(&f, m)| f == SHUFFLE && m > 0);
+    let filtered = h.filters.iter().any(|&f| f != 0);
     let split_partial_items =
         !h.dont_split() && !h.is_memcpyed() && h.blocksize % i32::from(h.typesize) != 0;
-    if h.is_extended() && repeated_shuffle && split_partial_items {
+    if h.is_extended() && filtered && split_partial_items {
         return Comparable::No;
     }
     let deltas = h.filters.iter().filter(|&&f| f == DELTA).count();
