@@ -145,11 +145,15 @@ mkdir -p "$logs"
 nosan=" frame_meta bcolz_meta ndlz_decode ndlz_roundtrip ndcell_backward "
 # Largest input per target: the parsers of small inputs get a cap that still holds every
 # input they read whole (an NDLZ block is at most 70 x 70 bytes, bcolz metadata a few
-# hundred bytes); the rest take chunks and frames up to 1 MiB.
+# hundred bytes, frame headers, trailers and indexes of the corpus a few KiB), and the
+# targets that compress their input take 64 KiB of data (chunk_mutate reads no more; more
+# data in roundtrip only made each run slower); the rest take chunks and frames up to 1 MiB.
 max_len() {
   case $1 in
     bcolz_meta | ndlz_roundtrip) echo 8192 ;;
-    ndlz_decode | ndcell_backward) echo 65536 ;;
+    ndlz_decode | ndcell_backward | frame_meta) echo 65536 ;;
+    chunk_mutate) echo 65564 ;;
+    roundtrip) echo 65540 ;;
     zfp_decode) echo 262144 ;;
     *) echo 1048576 ;;
   esac

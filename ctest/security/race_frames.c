@@ -16,53 +16,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
 #include <blosc2.h>
 
 enum { ITEMS = 4096, NCHUNKS = 8, NREADERS = 3 };
 
-static double g_seconds = 2.0;
-static const char *g_dir;
-static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static long g_failures, g_reads, g_refused, g_torn, g_writes;
-static bool g_locking;
-static atomic_int g_stop;
-
-static void fail(int line, const char *what, long long a, long long b) {
-  pthread_mutex_lock(&g_mu);
-  if (++g_failures <= 20) fprintf(stderr, "FAIL line %d: %s (%lld, %lld)\n", line, what, a, b);
-  pthread_mutex_unlock(&g_mu);
-}
-#define CHECK(cond, a, b) \
-  do {                    \
-    if (!(cond)) fail(__LINE__, #cond, (long long)(a), (long long)(b)); \
-  } while (0)
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Version v of chunk n: item i is n * 1000003 + v * 7919 + i. */
-static void fill(int32_t *buf, int64_t n, int32_t v) {
-  for (int32_t i = 0; i < ITEMS; i++) buf[i] = (int32_t)(n * 1000003 + v * 7919 + i);
-}
-
-/* The version buf holds of chunk n, or -1 for a mix. */
-static int32_t version_of(const int32_t *buf, int64_t n) {
-  int32_t v = (int32_t)((buf[0] - (int32_t)(n * 1000003)) / 7919);
-  for (int32_t i = 0; i < ITEMS; i++)
-    if (buf[i] != (int32_t)(n * 1000003 + v * 7919 + i)) return -1;
-  return v;
-}
+#include "race_common.h"
 
 static blosc2_schunk *new_schunk(const char *urlpath, bool contiguous, int16_t nthreads) {
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -217,14 +175,7 @@ static void shared_file(bool contiguous) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s DIR [SECONDS]\n", argv[0]);
-    return 2;
-  }
-  g_dir = argv[1];
-  if (argc > 2) g_seconds = atof(argv[2]);
-  const char *locking = getenv("BLOSC_LOCKING");
-  g_locking = locking && *locking && strcmp(locking, "0") != 0;
+  if (!race_args(argc, argv)) return 2;
   blosc2_init();
   pthread_t t[2];
   for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, pooled, (void *)(intptr_t)i);

@@ -128,7 +128,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             .metalayers()
             .iter()
             .filter(|m| m.name != META_NAME)
-            .map(|m| (m.name.clone(), m.content.clone()))
+            .map(|m| (m.name.to_string(), m.content.clone()))
             .collect();
         Ok(p)
     }

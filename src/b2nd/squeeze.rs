@@ -92,7 +92,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         // Replaced rather than updated: a metalayer update cannot grow it (expand_dims).
         let content = view.meta().serialize()?;
         view.sc.metalayers = vec![Meta {
-            name: META_NAME.to_owned(),
+            name: META_NAME.into(),
             content,
         }];
         Ok(view)

@@ -97,6 +97,18 @@ pub(crate) unsafe fn c_str<'a>(ptr: *const c_char) -> Option<&'a str> {
     unsafe { CStr::from_ptr(ptr) }.to_str().ok()
 }
 
+/// The bytes of a NUL-terminated C string, UTF-8 or not (`None` for NULL).
+///
+/// # Safety
+/// `ptr` must be NULL or point to a NUL-terminated string that outlives `'a`.
+pub(crate) unsafe fn c_bytes<'a>(ptr: *const c_char) -> Option<&'a [u8]> {
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: the caller guarantees a valid NUL-terminated string.
+    Some(unsafe { CStr::from_ptr(ptr) }.to_bytes())
+}
+
 /// A copy of `s` in memory from libc `malloc`, which C callers release with `free`.
 pub(crate) fn malloc_c_string(s: &str) -> *mut c_char {
     // SAFETY: malloc has no preconditions; the result is checked for NULL.

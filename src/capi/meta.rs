@@ -4,7 +4,7 @@ use std::ffi::{c_char, c_int};
 
 use super::context::core_cparams;
 use super::ffi::code;
-use super::ffi::{bytes, c_str, guard};
+use super::ffi::{bytes, c_bytes, guard};
 use super::schunk::with_schunk;
 use super::schunk_ops::malloc_copy;
 use super::types::{blosc2_cparams, blosc2_schunk};
@@ -19,9 +19,9 @@ unsafe fn args<'a>(
     name: *const c_char,
     content: *const u8,
     len: i32,
-) -> Result<(&'a str, &'a [u8])> {
+) -> Result<(&'a [u8], &'a [u8])> {
     // SAFETY: forwarded caller guarantees.
-    let name = unsafe { c_str(name) }.ok_or(Error::InvalidParam)?;
+    let name = unsafe { c_bytes(name) }.ok_or(Error::InvalidParam)?;
     let len = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
     // SAFETY: forwarded caller guarantees.
     let content = unsafe { bytes(content.cast(), len) }.ok_or(Error::InvalidParam)?;
@@ -39,7 +39,7 @@ unsafe fn set_meta(
     name: *const c_char,
     content: *const u8,
     len: i32,
-    setter: impl FnOnce(&mut SuperChunk, &str, &[u8]) -> Result<usize>,
+    setter: impl FnOnce(&mut SuperChunk, &[u8], &[u8]) -> Result<usize>,
 ) -> c_int {
     // SAFETY: forwarded caller guarantees.
     code(unsafe {
@@ -107,7 +107,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_exists(
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
             with_schunk(schunk, |b| {
-                let n = c_str(name).ok_or(Error::InvalidParam)?;
+                let n = c_bytes(name).ok_or(Error::InvalidParam)?;
                 b.core.vlmeta_exists(n)
             })
         })
@@ -186,7 +186,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_get(
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
             with_schunk(schunk, |b| {
-                let n = c_str(name).ok_or(Error::InvalidParam)?;
+                let n = c_bytes(name).ok_or(Error::InvalidParam)?;
                 let (i, v) = b.core.vlmeta_get(n)?;
                 *content = malloc_copy(&v)?;
                 *content_len = v.len() as i32;
@@ -209,7 +209,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_delete(
         // SAFETY: forwarded caller guarantees.
         code(unsafe {
             with_schunk(schunk, |b| {
-                let n = c_str(name).ok_or(Error::InvalidParam)?;
+                let n = c_bytes(name).ok_or(Error::InvalidParam)?;
                 let r = b.core.vlmeta_delete(n);
                 b.sync_meta();
                 r

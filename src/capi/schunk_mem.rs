@@ -101,7 +101,9 @@ impl MetaMirror {
     /// Mirrors `m` (names with NUL bytes are cut at the first one); the pointers stay valid
     /// when the mirror moves, as they point to heap memory it owns.
     pub(crate) fn new(m: &Meta) -> MetaMirror {
-        let name = CString::new(m.name.split('\0').next().unwrap_or("")).unwrap_or_default();
+        let bytes = m.name.as_bytes();
+        let name =
+            CString::new(bytes.split(|&b| b == 0).next().unwrap_or_default()).unwrap_or_default();
         let mut content = m.content.clone();
         MetaMirror {
             c: blosc2_metalayer {

@@ -112,8 +112,9 @@ pub(crate) fn read_parts(
     }
     let trailer_at = base + frame_len - trailer_len;
     let vlmeta = trailer::parse(&bytes_at(stream, trailer_at, trailer_len, size)?)?;
+    // A negative compressed size passes the header only in a frame without data.
     let section = if frame_type == TYPE_CONTIGUOUS {
-        header.cbytes as u64
+        header.cbytes.max(0) as u64
     } else {
         0
     };
@@ -159,7 +160,7 @@ fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
         if want != n as i64 {
             return Err(Error::InvalidHeader);
         }
-    } else if n == 0 && h.nbytes != 0 {
+    } else if n == 0 && h.nbytes > 0 {
         return Err(Error::InvalidHeader);
     }
     Ok(())

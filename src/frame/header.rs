@@ -4,7 +4,8 @@
 use rmp::encode;
 use rmp::Marker;
 
-use super::msgpack::{bin32, enc, read_bin32, read_map_or_array16, read_str, Reader};
+use super::msgpack::{bin32, enc, read_bin32, read_map_or_array16, read_str, write_str, Reader};
+use super::MetaName;
 use super::MAX_METALAYERS;
 use crate::error::{Error, Result};
 
@@ -14,6 +15,26 @@ pub const HEADER_MINLEN: usize = 87;
 pub const POS_HEADER_LEN: usize = 11;
 /// Position of the frame length (a big-endian uint64 after its marker).
 pub const POS_FRAME_LEN: usize = 16;
+/// Position of the general flags, frame type, codec flags and other flags (4 bytes).
+const POS_FLAGS: usize = 25;
+/// Position of the uncompressed size (int64).
+const POS_NBYTES: usize = 30;
+/// Position of the compressed size (int64).
+const POS_CBYTES: usize = 39;
+/// Position of the typesize (int32).
+const POS_TYPESIZE: usize = 48;
+/// Position of the block size (int32).
+const POS_BLOCKSIZE: usize = 53;
+/// Position of the chunk size (int32).
+const POS_CHUNKSIZE: usize = 58;
+/// Position of the compression thread count (int16).
+const POS_NTHREADS_C: usize = 63;
+/// Position of the decompression thread count (int16).
+const POS_NTHREADS_D: usize = 66;
+/// Position of the vlmetalayer flag (a msgpack bool).
+const POS_HAS_VLMETA: usize = 68;
+/// Position of the filter count, then the filter pipeline's 16 bytes.
+const POS_PIPELINE: usize = 70;
 /// The magic string.
 pub const MAGIC: &[u8; 8] = b"b2frame\0";
 /// Frame type of contiguous frames.
@@ -35,7 +56,7 @@ pub const MAX_NAME_LEN: usize = 31;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Meta {
     /// Name (at most 31 bytes when written to a frame).
-    pub name: String,
+    pub name: MetaName,
     /// Content bytes (compressed for variable-length metalayers).
     pub content: Vec<u8>,
 }
@@ -159,7 +180,7 @@ impl FrameHeader {
             if m.name.len() > MAX_NAME_LEN {
                 return Err(Error::InvalidParam);
             }
-            encode::write_str(o, &m.name).map_err(|_| Error::Data)?;
+            write_str(o, m.name.as_bytes())?;
             o.push(Marker::I32.to_u8());
             slots.push(o.len());
             o.extend_from_slice(&[0; 4]);
@@ -177,56 +198,56 @@ impl FrameHeader {
     }
 
     /// Reads the header and frame lengths from the first bytes of a frame.
+    ///
+    /// The fixed fields of a header are read at their fixed offsets whatever their msgpack
+    /// marker bytes say (the array and magic-string markers included), as the reference
+    /// reads them; the magic string itself must be there.
     pub fn lengths(fixed: &[u8]) -> Result<(u64, u64)> {
-        let mut r = Reader::new(fixed);
-        r.expect(0x9e)?;
-        r.expect(0xa8)?;
-        if r.take(8)? != MAGIC {
+        if fixed.get(2..10).ok_or(Error::InvalidHeader)? != MAGIC {
             return Err(Error::FrameType);
         }
-        let header_len = r.i32()?;
-        let frame_len = r.u64()?;
+        let header_len = i32::from_be_bytes(field(fixed, POS_HEADER_LEN)?);
+        let frame_len = u64::from_be_bytes(field(fixed, POS_FRAME_LEN)?);
         if header_len < HEADER_MINLEN as i32 || frame_len < header_len as u64 {
             return Err(Error::InvalidHeader);
         }
         Ok((header_len as u64, frame_len))
     }
 
-    /// Parses a whole header (`bytes` is exactly `header_len` long).
+    /// Parses a whole header (`bytes` is exactly `header_len` long). What the reference
+    /// refuses is refused: a typesize below 1, more than 6 filters, filter ids it does not
+    /// define, a negative chunk size or compressed size in a frame holding data, a format
+    /// version above 3 (the header's block size, thread counts and vlmetalayer flag are
+    /// taken as they are).
     pub fn parse(bytes: &[u8]) -> Result<FrameHeader> {
         let (header_len, frame_len) = FrameHeader::lengths(bytes)?;
         if header_len != bytes.len() as u64 {
             return Err(Error::InvalidHeader);
         }
-        let mut r = Reader::new(bytes);
-        r.skip(24)?;
-        r.expect(0xa4)?;
-        let f = r.take(4)?;
+        let f: [u8; 4] = field(bytes, POS_FLAGS)?;
         let (general, frame_type, codecs, other) = (f[0], f[1], f[2], f[3]);
         let version = general & 0x0f;
-        if version == 0 || version > 3 || general & 0x30 != FLAG_OFFSETS64 {
+        if version > 3 {
             return Err(Error::VersionSupport);
         }
         if frame_type > TYPE_SPARSE {
             return Err(Error::FrameType);
         }
-        let nbytes = r.i64()?;
-        let cbytes = r.i64()?;
-        let typesize = r.i32()?;
-        let blocksize = r.i32()?;
-        let chunksize = r.i32()?;
-        let nthreads_c = r.i16()?;
-        let nthreads_d = r.i16()?;
-        let has_vlmeta = r.bool()?;
-        r.expect(Marker::FixExt16.to_u8())?;
-        let nfilters = r.take(1)?[0];
-        let pipe = r.take(2 * FILTER_SLOTS)?;
-        if nbytes < 0
-            || cbytes < 0
-            || typesize <= 0
-            || blocksize < 0
-            || chunksize < -1
+        let nbytes = i64::from_be_bytes(field(bytes, POS_NBYTES)?);
+        let cbytes = i64::from_be_bytes(field(bytes, POS_CBYTES)?);
+        let typesize = i32::from_be_bytes(field(bytes, POS_TYPESIZE)?);
+        let blocksize = i32::from_be_bytes(field(bytes, POS_BLOCKSIZE)?);
+        let chunksize = i32::from_be_bytes(field(bytes, POS_CHUNKSIZE)?);
+        let nthreads_c = i16::from_be_bytes(field(bytes, POS_NTHREADS_C)?);
+        let nthreads_d = i16::from_be_bytes(field(bytes, POS_NTHREADS_D)?);
+        let [has_vlmeta] = field(bytes, POS_HAS_VLMETA)?;
+        let has_vlmeta = has_vlmeta == 0xc3;
+        let [nfilters] = field(bytes, POS_PIPELINE)?;
+        let pipe: [u8; 2 * FILTER_SLOTS] = field(bytes, POS_PIPELINE + 1)?;
+        let holds_data = nbytes > 0;
+        if typesize <= 0
             || usize::from(nfilters) > 6
+            || (holds_data && (chunksize < 0 || cbytes < 0))
         {
             return Err(Error::InvalidHeader);
         }
@@ -248,6 +269,7 @@ impl FrameHeader {
         if compcode == crate::constants::UDCODEC_FORMAT {
             compcode = pipe[6];
         }
+        let mut r = Reader::new(&bytes[HEADER_MINLEN..]);
         let metalayers = parse_metalayers(&mut r, bytes)?;
         Ok(FrameHeader {
             header_len,
@@ -276,6 +298,14 @@ impl FrameHeader {
     }
 }
 
+/// The `N` bytes at `at` of a header (a fixed field after its marker byte).
+fn field<const N: usize>(bytes: &[u8], at: usize) -> Result<[u8; N]> {
+    bytes
+        .get(at..at + N)
+        .and_then(|b| b.try_into().ok())
+        .ok_or(Error::InvalidHeader)
+}
+
 /// Parses the metalayer section of a header or trailer: `[size, {name: offset}, [bin]]`.
 /// Each content is the bin32 at its offset in `whole` (the header or trailer the offsets
 /// count from), as the reference reads it: an offset outside `whole` or not at a bin32 is
@@ -292,13 +322,11 @@ pub(crate) fn parse_metalayers(r: &mut Reader<'_>, whole: &[u8]) -> Result<Vec<M
     if n > super::MAX_VLMETALAYERS {
         return Err(Error::InvalidHeader);
     }
-    let mut entries: Vec<(String, i32)> = Vec::with_capacity(n);
+    let mut entries: Vec<(MetaName, i32)> = Vec::with_capacity(n);
     for _ in 0..n {
-        let name = read_str(r)?;
+        // A name may repeat: the reference keeps every entry (lookups find the first).
+        let name = MetaName::from(read_str(r)?);
         let offset = r.i32()?;
-        if entries.iter().any(|(seen, _)| *seen == name) {
-            return Err(Error::InvalidHeader);
-        }
         entries.push((name, offset));
     }
     let mut out = Vec::with_capacity(n);

@@ -3,10 +3,12 @@
 
 pub mod header;
 mod msgpack;
+mod name;
 pub mod offsets;
 pub mod trailer;
 
 pub use header::{FrameHeader, Meta};
+pub use name::MetaName;
 
 /// Most fixed-length metalayers a super-chunk holds.
 pub const MAX_METALAYERS: usize = 16;

@@ -56,37 +56,9 @@ impl<'a> Reader<'a> {
         self.take(n).map(|_| ())
     }
 
-    /// Consumes one byte that must equal `b`.
-    pub fn expect(&mut self, b: u8) -> Result<()> {
-        if self.take(1)?[0] != b {
-            return Err(Error::InvalidHeader);
-        }
-        Ok(())
-    }
-
-    /// A msgpack int16 (marker 0xd1).
-    pub fn i16(&mut self) -> Result<i16> {
-        decode::read_i16(&mut self.rest).map_err(bad)
-    }
-
     /// A msgpack int32 (marker 0xd2).
     pub fn i32(&mut self) -> Result<i32> {
         decode::read_i32(&mut self.rest).map_err(bad)
-    }
-
-    /// A msgpack int64 (marker 0xd3).
-    pub fn i64(&mut self) -> Result<i64> {
-        decode::read_i64(&mut self.rest).map_err(bad)
-    }
-
-    /// A msgpack uint64 (marker 0xcf).
-    pub fn u64(&mut self) -> Result<u64> {
-        decode::read_u64(&mut self.rest).map_err(bad)
-    }
-
-    /// A msgpack bool.
-    pub fn bool(&mut self) -> Result<bool> {
-        decode::read_bool(&mut self.rest).map_err(bad)
     }
 
     /// The next marker, not consumed.
@@ -108,11 +80,18 @@ pub(crate) fn read_map_or_array16(r: &mut Reader<'_>, which: Marker) -> Result<u
     Ok(usize::from(u16::from_be_bytes([b[0], b[1]])))
 }
 
-/// Reads a msgpack str (any width) as UTF-8.
-pub(crate) fn read_str(r: &mut Reader<'_>) -> Result<String> {
+/// Reads a msgpack str (any width) as bytes (UTF-8 or not, as the reference reads it).
+pub(crate) fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
     let len = decode::read_str_len(&mut r.rest).map_err(bad)?;
-    let bytes = r.take(len as usize)?;
-    String::from_utf8(bytes.to_vec()).map_err(bad)
+    r.take(len as usize)
+}
+
+/// Writes `bytes` as a msgpack str (the shortest width).
+pub(crate) fn write_str(o: &mut Vec<u8>, bytes: &[u8]) -> Result<()> {
+    let len = u32::try_from(bytes.len()).map_err(|_| Error::Data)?;
+    rmp::encode::write_str_len(o, len).map_err(|_| Error::Data)?;
+    o.extend_from_slice(bytes);
+    Ok(())
 }
 
 /// Reads a msgpack bin32 and returns its bytes.

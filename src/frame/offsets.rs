@@ -27,17 +27,22 @@ pub fn special_offset(kind: Special) -> i64 {
     i64::from_le_bytes([0, 0, 0, 0, 0, 0, 0, SPECIAL_BIT | code])
 }
 
-/// Interprets an index entry; `Data` for malformed special entries.
+/// Interprets an index entry; `Data` for a special entry of no known kind.
 pub fn slot(offset: i64) -> Result<Slot> {
     if offset >= 0 {
         return Ok(Slot::Stored(offset as u64));
     }
+    // As in the reference, the kind bits are tested one by one (zeros, then uninitialised,
+    // then NaN) and the other bits of the entry are ignored.
     let top = offset.to_le_bytes()[7];
-    match top & !SPECIAL_BIT {
-        1 => Ok(Slot::Special(Special::Zeros)),
-        2 => Ok(Slot::Special(Special::Nans)),
-        4 => Ok(Slot::Special(Special::Uninit)),
-        _ => Err(Error::Data),
+    if top & 1 != 0 {
+        Ok(Slot::Special(Special::Zeros))
+    } else if top & 4 != 0 {
+        Ok(Slot::Special(Special::Uninit))
+    } else if top & 2 != 0 {
+        Ok(Slot::Special(Special::Nans))
+    } else {
+        Err(Error::Data)
     }
 }
 
@@ -214,7 +219,8 @@ pub fn decode(chunk: &[u8], nchunks: usize) -> Result<Vec<i64>> {
 /// The number of offsets an index chunk holds, from its header.
 pub fn count(chunk: &[u8]) -> Result<usize> {
     let h = crate::chunk::Header::parse(chunk)?;
-    if h.nbytes < 0 || h.nbytes % 8 != 0 {
+    // The reference reads the offsets as 8-byte items and refuses another item size.
+    if h.nbytes < 0 || h.nbytes % 8 != 0 || (h.nbytes > 0 && h.typesize != 8) {
         return Err(Error::InvalidHeader);
     }
     Ok(h.nbytes as usize / 8)

@@ -95,8 +95,16 @@ fn special_offsets_encode_like_the_format_says() {
         offsets::special_offset(Special::Uninit).to_le_bytes()[7],
         0x84
     );
+    // The kind bits are tested in the reference's order (zeros, uninitialised, NaN); an
+    // entry with none of them is no special chunk.
+    let slot = |top: u8| offsets::slot(i64::from_le_bytes([0, 0, 0, 0, 0, 0, 0, top]));
+    assert_eq!(slot(0x83), Ok(Slot::Special(Special::Zeros)));
+    assert_eq!(slot(0xf9), Ok(Slot::Special(Special::Zeros)));
+    assert_eq!(slot(0x86), Ok(Slot::Special(Special::Uninit)));
+    assert_eq!(slot(0x82), Ok(Slot::Special(Special::Nans)));
+    assert_eq!(slot(0xf8), Err(Error::Data));
     assert_eq!(
-        offsets::slot(i64::from_le_bytes([0, 0, 0, 0, 0, 0, 0, 0x83])),
+        offsets::slot(i64::from_le_bytes([0, 0, 0, 0, 0, 0, 0, 0x80])),
         Err(Error::Data)
     );
     assert_eq!(offsets::slot(7), Ok(Slot::Stored(7)));

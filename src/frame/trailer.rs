@@ -3,7 +3,7 @@
 use rmp::Marker;
 
 use super::header::{parse_metalayers, Meta, MAX_NAME_LEN};
-use super::msgpack::{bin32, Reader};
+use super::msgpack::{bin32, write_str, Reader};
 use super::MAX_VLMETALAYERS;
 use crate::error::{Error, Result};
 
@@ -31,7 +31,7 @@ pub fn encode(vlmeta: &[Meta]) -> Result<Vec<u8>> {
         if m.name.len() > MAX_NAME_LEN {
             return Err(Error::InvalidParam);
         }
-        rmp::encode::write_str(&mut o, &m.name).map_err(|_| Error::Data)?;
+        write_str(&mut o, m.name.as_bytes())?;
         o.push(Marker::I32.to_u8());
         slots.push(o.len());
         o.extend_from_slice(&[0; 4]);
@@ -60,7 +60,8 @@ pub fn length_from_tail(tail: &[u8]) -> Result<u64> {
         return Err(Error::ReadBuffer);
     }
     let at = TRAILER_MINLEN - LEN_FROM_END;
-    if tail[at - 1] != Marker::U32.to_u8() || tail[at + 4] != Marker::FixExt16.to_u8() {
+    // The fingerprint's marker is not checked (the reference does not read it).
+    if tail[at - 1] != Marker::U32.to_u8() {
         return Err(Error::InvalidHeader);
     }
     let len = u32::from_be_bytes([tail[at], tail[at + 1], tail[at + 2], tail[at + 3]]);
@@ -77,11 +78,8 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Meta>> {
     }
     let body = &bytes[..bytes.len() - 23];
     let mut r = Reader::new(body);
-    let marker = r.take(1)?[0];
-    if marker & 0xf0 != 0x90 {
-        return Err(Error::InvalidHeader);
-    }
-    let _version = r.take(1)?[0];
+    // The array marker and the version are skipped unchecked, as the reference does.
+    r.skip(2)?;
     let metas = parse_metalayers(&mut r, bytes)?;
     Ok(metas)
 }

@@ -6,18 +6,18 @@ use crate::constants::MAX_OVERHEAD;
 use crate::context::{CParams, Context, DParams};
 use crate::error::{Error, Result};
 use crate::frame::header::MAX_NAME_LEN;
-use crate::frame::{Meta, MAX_METALAYERS, MAX_VLMETALAYERS};
+use crate::frame::{Meta, MetaName, MAX_METALAYERS, MAX_VLMETALAYERS};
 use crate::registry::plugins::MetaLookup;
 
-fn find(list: &[Meta], name: &str) -> Option<usize> {
-    list.iter().position(|m| m.name == name)
+fn find(list: &[Meta], name: &[u8]) -> Option<usize> {
+    list.iter().position(|m| m.name == *name)
 }
 
 impl SuperChunk {
     /// Tells both contexts the typesize and the current metalayers of the super-chunk (the
     /// N-dimensional plugins read the `b2nd` one while they code a chunk).
     pub(crate) fn sync_plugin_meta(&mut self) {
-        let metas: Vec<(String, Vec<u8>)> = self
+        let metas: Vec<(MetaName, Vec<u8>)> = self
             .metalayers
             .iter()
             .map(|m| (m.name.clone(), m.content.clone()))
@@ -38,7 +38,8 @@ impl SuperChunk {
     }
 
     /// Index of metalayer `name`.
-    pub fn meta_exists(&self, name: &str) -> Result<usize> {
+    pub fn meta_exists(&self, name: impl AsRef<[u8]>) -> Result<usize> {
+        let name = name.as_ref();
         if name.len() > MAX_NAME_LEN {
             return Err(Error::InvalidParam);
         }
@@ -46,7 +47,8 @@ impl SuperChunk {
     }
 
     /// Adds a metalayer (frames accept them only before the first chunk); returns its index.
-    pub fn meta_add(&mut self, name: &str, content: &[u8]) -> Result<usize> {
+    pub fn meta_add(&mut self, name: impl AsRef<[u8]>, content: &[u8]) -> Result<usize> {
+        let name = name.as_ref();
         if find(&self.metalayers, name).is_some()
             || self.metalayers.len() >= MAX_METALAYERS
             || name.len() > MAX_NAME_LEN && self.has_frame()
@@ -57,7 +59,7 @@ impl SuperChunk {
             return Err(Error::InvalidParam);
         }
         self.metalayers.push(Meta {
-            name: name.to_string(),
+            name: MetaName::from(name),
             content: content.to_vec(),
         });
         if let Err(e) = self.commit() {
@@ -70,7 +72,8 @@ impl SuperChunk {
 
     /// Overwrites the start of metalayer `name` with `content`, keeping its length as the
     /// reference does (a longer content is ignored). Returns its index.
-    pub fn meta_update(&mut self, name: &str, content: &[u8]) -> Result<usize> {
+    pub fn meta_update(&mut self, name: impl AsRef<[u8]>, content: &[u8]) -> Result<usize> {
+        let name = name.as_ref();
         let i = find(&self.metalayers, name).ok_or(Error::NotFound)?;
         if content.len() > self.metalayers[i].content.len() {
             return Ok(i);
@@ -92,7 +95,8 @@ impl SuperChunk {
     }
 
     /// Index of variable-length metalayer `name`.
-    pub fn vlmeta_exists(&self, name: &str) -> Result<usize> {
+    pub fn vlmeta_exists(&self, name: impl AsRef<[u8]>) -> Result<usize> {
+        let name = name.as_ref();
         if name.len() > MAX_NAME_LEN {
             return Err(Error::InvalidParam);
         }
@@ -114,10 +118,11 @@ impl SuperChunk {
     /// Adds a variable-length metalayer, compressed with `cparams` (defaults when `None`).
     pub fn vlmeta_add(
         &mut self,
-        name: &str,
+        name: impl AsRef<[u8]>,
         content: &[u8],
         cparams: Option<CParams>,
     ) -> Result<usize> {
+        let name = name.as_ref();
         if name.len() > MAX_NAME_LEN
             || find(&self.vlmetalayers, name).is_some()
             || self.vlmetalayers.len() >= MAX_VLMETALAYERS
@@ -126,7 +131,7 @@ impl SuperChunk {
         }
         let content = SuperChunk::vlmeta_compress(content, cparams)?;
         self.vlmetalayers.push(Meta {
-            name: name.to_string(),
+            name: MetaName::from(name),
             content,
         });
         if let Err(e) = self.commit() {
@@ -139,10 +144,11 @@ impl SuperChunk {
     /// Replaces the content of variable-length metalayer `name`; returns its index.
     pub fn vlmeta_update(
         &mut self,
-        name: &str,
+        name: impl AsRef<[u8]>,
         content: &[u8],
         cparams: Option<CParams>,
     ) -> Result<usize> {
+        let name = name.as_ref();
         let i = self.vlmeta_exists(name)?;
         let content = SuperChunk::vlmeta_compress(content, cparams)?;
         let old = std::mem::replace(&mut self.vlmetalayers[i].content, content);
@@ -154,7 +160,8 @@ impl SuperChunk {
     }
 
     /// The decompressed content of variable-length metalayer `name`, with its index.
-    pub fn vlmeta_get(&self, name: &str) -> Result<(usize, Vec<u8>)> {
+    pub fn vlmeta_get(&self, name: impl AsRef<[u8]>) -> Result<(usize, Vec<u8>)> {
+        let name = name.as_ref();
         let i = self.vlmeta_exists(name)?;
         let c = &self.vlmetalayers[i].content;
         let mut out = vec![0u8; super::chunks::nbytes_of(c)?];
@@ -165,7 +172,8 @@ impl SuperChunk {
     }
 
     /// Removes variable-length metalayer `name`; returns how many remain.
-    pub fn vlmeta_delete(&mut self, name: &str) -> Result<usize> {
+    pub fn vlmeta_delete(&mut self, name: impl AsRef<[u8]>) -> Result<usize> {
+        let name = name.as_ref();
         let i = self.vlmeta_exists(name)?;
         let old = self.vlmetalayers.remove(i);
         if let Err(e) = self.commit() {
@@ -176,7 +184,7 @@ impl SuperChunk {
     }
 
     /// The names of the variable-length metalayers.
-    pub fn vlmeta_names(&self) -> Vec<&str> {
-        self.vlmetalayers.iter().map(|m| m.name.as_str()).collect()
+    pub fn vlmeta_names(&self) -> Vec<&MetaName> {
+        self.vlmetalayers.iter().map(|m| &m.name).collect()
     }
 }

@@ -165,19 +165,38 @@ impl SuperChunk {
     /// Moves every chunk into memory (a super-chunk without frame), as the reference does
     /// for `blosc2_schunk_from_buffer(..., copy = true)`; the block size becomes the one
     /// the chunks share (0 when they differ).
+    ///
+    /// As in the reference, each copied chunk needs only a readable 16-byte header (the
+    /// one `blosc2_cbuffer_sizes` reads) and a compressed size of at least an extended
+    /// header, and the chunks' sizes must add up to the header's `nbytes`; a frame of no
+    /// chunks is taken as it is.
     pub fn into_memory(mut self) -> Result<SuperChunk> {
         let mut chunks = Vec::with_capacity(self.nchunks() as usize);
         let mut blocksize = None;
+        let mut nbytes = 0i64;
         for n in 0..self.nchunks() {
             let chunk = self.stored(n)?.into_owned();
-            // Copied chunks must have valid headers (the reference checks each one).
-            let bs = crate::chunk::Header::parse(&chunk)?.blocksize;
+            let info = crate::cbuffer::basic_info(&chunk)?;
+            // The reference reads each copied chunk as a lazy chunk, which must hold at
+            // least an extended header.
+            if info.cbytes < crate::constants::EXTENDED_HEADER_LENGTH as i32 {
+                return Err(Error::ReadBuffer);
+            }
+            let bs = if info.nbytes > 0 {
+                info.blocksize.min(info.nbytes)
+            } else {
+                info.blocksize
+            };
             blocksize = match blocksize {
                 Some(b) if b != bs => Some(0),
                 Some(b) => Some(b),
                 None => Some(bs),
             };
+            nbytes += i64::from(info.nbytes);
             chunks.push(chunk);
+        }
+        if !chunks.is_empty() && nbytes != self.nbytes {
+            return Err(Error::InvalidHeader);
         }
         // The reported block size becomes the chunks' common one (0 when they differ), as
         // in the reference; the compression context keeps the frame header's.

@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use blosc2::frame::MetaName;
 use blosc2::io::{Io, OpenMode, Stream};
 use blosc2::schunk::SuperChunk;
 use blosc2::{Context, DParams, Error};
 
-use super::MAX_OUT;
+use super::{with_scratch, MAX_OUT};
 
 /// Most chunks read per run.
 const MAX_CHUNKS: i64 = 16;
@@ -70,29 +71,35 @@ pub fn read_all(sc: &mut SuperChunk, knob: u8) {
     for m in sc.metalayers().to_vec() {
         let _ = sc.meta_exists(&m.name);
     }
-    let names: Vec<String> = sc.vlmeta_names().into_iter().map(str::to_owned).collect();
+    let names: Vec<MetaName> = sc.vlmeta_names().into_iter().cloned().collect();
     for name in names {
         let _ = sc.vlmeta_get(&name);
     }
     let chunksize = i64::from(sc.chunksize()).clamp(0, MAX_OUT as i64) as usize;
-    let mut out = vec![0u8; chunksize];
+    let typesize = i64::from(sc.typesize().max(1));
+    let items = (sc.nbytes() / typesize).clamp(0, MAX_OUT as i64 / typesize);
+    with_scratch(chunksize, (items * typesize) as usize, |out, buf| {
+        read_chunks(sc, knob, out);
+        let _ = sc.get_slice(0, items, buf);
+        let start = items * i64::from(knob) / 256;
+        let stop = (start + i64::from(knob) * 3 + 1).min(items);
+        let _ = sc.get_slice(start, stop, buf);
+    });
+}
+
+/// Every chunk (up to [`MAX_CHUNKS`]) decoded whole, as a lazy chunk through a context, and
+/// as VL blocks, into `out`.
+fn read_chunks(sc: &mut SuperChunk, knob: u8, out: &mut [u8]) {
     let mut ctx = Context::decompressor(DParams::default());
     for n in 0..sc.nchunks().min(MAX_CHUNKS) {
-        let _ = sc.decompress_chunk(n, &mut out);
+        let _ = sc.decompress_chunk(n, out);
         if let Ok(lazy) = sc.lazy_chunk(n) {
             let lazy = lazy.into_owned();
-            let _ = ctx.decompress(&lazy, &mut out);
-            let _ = ctx.getitem(&lazy, 0, 1, &mut out);
+            let _ = ctx.decompress(&lazy, out);
+            let _ = ctx.getitem(&lazy, 0, 1, out);
         }
         if sc.has_vl_blocks() {
             let _ = sc.vlblock(n, i32::from(knob % 4));
         }
     }
-    let typesize = i64::from(sc.typesize().max(1));
-    let items = (sc.nbytes() / typesize).clamp(0, MAX_OUT as i64 / typesize);
-    let mut buf = vec![0u8; (items * typesize) as usize];
-    let _ = sc.get_slice(0, items, &mut buf);
-    let start = items * i64::from(knob) / 256;
-    let stop = (start + i64::from(knob) * 3 + 1).min(items);
-    let _ = sc.get_slice(start, stop, &mut buf);
 }

@@ -273,28 +273,31 @@ pub struct Frame<'a> {
 }
 
 impl Frame<'_> {
-    /// The content of fixed-length metalayer `name` (what the header's static inline
-    /// `blosc2_meta_get` reads from the struct).
-    pub fn meta(&self, name: &str) -> Option<Vec<u8>> {
+    /// The names and contents of the fixed-length metalayers, in order (what the header's
+    /// static inline `blosc2_meta_get` reads from the struct).
+    pub fn metas(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
         // SAFETY: sc is a live super-chunk of the reference, whose struct layout is the one
         // of our mirror (checked by the ABI layout tests); its metalayer entries below
-        // nmetalayers are live.
+        // nmetalayers are live, with NUL-terminated names.
         unsafe {
             let sc = &*self.sc;
             let n = usize::from(sc.nmetalayers).min(sc.metalayers.len());
-            sc.metalayers[..n].iter().find_map(|&m| {
-                let m = m.as_ref()?;
-                if CStr::from_ptr(m.name).to_bytes() != name.as_bytes() {
-                    return None;
-                }
-                let len = usize::try_from(m.content_len).ok()?;
-                Some(std::slice::from_raw_parts(m.content, len).to_vec())
-            })
+            sc.metalayers[..n]
+                .iter()
+                .filter_map(|&m| {
+                    let m = m.as_ref()?;
+                    let len = usize::try_from(m.content_len).ok()?;
+                    Some((
+                        CStr::from_ptr(m.name).to_bytes().to_vec(),
+                        std::slice::from_raw_parts(m.content, len).to_vec(),
+                    ))
+                })
+                .collect()
         }
     }
 
     /// The content of variable-length metalayer `name`.
-    pub fn vlmeta(&self, name: &str) -> Option<Vec<u8>> {
+    pub fn vlmeta(&self, name: &[u8]) -> Option<Vec<u8>> {
         let cname = CString::new(name).ok()?;
         let mut content: *mut u8 = std::ptr::null_mut();
         let mut len = 0i32;

@@ -80,9 +80,9 @@ fn schunk_info(sc: &SuperChunk) -> Value {
     let metas: Vec<Value> = sc
         .metalayers()
         .iter()
-        .map(|m| json!({"name": m.name, "len": m.content.len()}))
+        .map(|m| json!({"name": m.name.to_string(), "len": m.content.len()}))
         .collect();
-    let vl: Vec<&str> = sc.vlmeta_names();
+    let vl: Vec<String> = sc.vlmeta_names().iter().map(|n| n.to_string()).collect();
     json!({
         "nchunks": sc.nchunks(),
         "chunksize": sc.chunksize(),
