@@ -173,6 +173,27 @@ pystatus=$?
 grep -E '^(python-check|pytest|info):|^ +python-check:' "$logs/python-check.log" | sed 's/^ */    /'
 record "python-blosc2 built against a system libblosc2, on ours (checks, its tests)" $pystatus
 
+# differential_check NAME DESCRIPTION SCRIPT ARGS...: run a tools/ script that loads ours
+# and the reference (as its first two arguments) and prints DIFF lines and a last summary
+# line; one check, failed also when the reference library is missing.
+differential_check() {
+  local name=$1 description=$2 script=$3
+  shift 3
+  local log="$logs/$name.log" status=1
+  echo "==> $name"
+  if [ -n "$refdir" ]; then
+    python3 "$script" "$ourdir/libblosc2.so.9" "$refdir/lib/libblosc2.so.9" "$@" > "$log" 2>&1
+    status=$?
+  else
+    echo "$name: no reference library" > "$log"
+  fi
+  local line
+  line=$(tail -n 1 "$log")
+  echo "    $line"
+  if [ $status -ne 0 ]; then grep -E '^DIFF' "$log" | head -n 10 | cut -c1-300 | sed 's/^/    /'; fi
+  record "$description" $status "$line"
+}
+
 # --- shared corpus ---------------------------------------------------------------------
 # The corpus sits beside the checkout (../shared). Outside CI its absence is said and
 # counted as a failure only when CI is set, where it is always present.
@@ -193,52 +214,16 @@ else
   echo "    $cline"
   if [ $cstatus -ne 0 ]; then grep -E '^(FAIL|CRASH|TIMEOUT)' "$clog" | head -n 20 | sed 's/^/    /'; fi
   record "corpus (library and CLI, every category)" $cstatus "$cline"
-  echo "==> fields-check"
-  flog="$logs/fields-check.log"
-  fstatus=1
-  if [ -n "$refdir" ]; then
-    python3 tools/fields_check.py "$ourdir/libblosc2.so.9" "$refdir/lib/libblosc2.so.9" \
-      "$root/../shared/corpus" > "$flog" 2>&1
-    fstatus=$?
-  else
-    echo "fields-check: no reference library" > "$flog"
-  fi
-  fline=$(tail -n 1 "$flog")
-  echo "    $fline"
-  if [ $fstatus -ne 0 ]; then grep -E '^DIFF' "$flog" | head -n 20 | cut -c1-300 | sed 's/^/    /'; fi
-  record "struct fields of loaded corpus containers, ours against the reference" $fstatus "$fline"
+  differential_check fields-check \
+    "struct fields of loaded corpus containers, ours against the reference" \
+    tools/fields_check.py "$root/../shared/corpus"
 fi
 
-# --- random super-chunk operation sequences against the reference --------------------
-echo "==> ops-check"
-olog="$logs/ops-check.log"
-ostatus=1
-if [ -n "$refdir" ]; then
-  python3 tools/ops_check.py "$ourdir/libblosc2.so.9" "$refdir/lib/libblosc2.so.9" 600 1 \
-    > "$olog" 2>&1
-  ostatus=$?
-else
-  echo "ops-check: no reference library" > "$olog"
-fi
-oline=$(tail -n 1 "$olog")
-echo "    $oline"
-if [ $ostatus -ne 0 ]; then grep -E '^DIFF' "$olog" | head -n 10 | cut -c1-300 | sed 's/^/    /'; fi
-record "random super-chunk operation sequences, ours against the reference" $ostatus "$oline"
-
-echo "==> b2nd-ops-check"
-blog="$logs/b2nd-ops-check.log"
-bstatus=1
-if [ -n "$refdir" ]; then
-  python3 tools/b2nd_ops_check.py "$ourdir/libblosc2.so.9" "$refdir/lib/libblosc2.so.9" 400 1 \
-    > "$blog" 2>&1
-  bstatus=$?
-else
-  echo "b2nd-ops-check: no reference library" > "$blog"
-fi
-bline=$(tail -n 1 "$blog")
-echo "    $bline"
-if [ $bstatus -ne 0 ]; then grep -E '^DIFF' "$blog" | head -n 10 | cut -c1-300 | sed 's/^/    /'; fi
-record "random b2nd operation sequences, ours against the reference" $bstatus "$bline"
+# --- random operation sequences against the reference ----------------------------------
+differential_check ops-check "random super-chunk operation sequences, ours against the reference" \
+  tools/ops_check.py 600 1
+differential_check b2nd-ops-check "random b2nd operation sequences, ours against the reference" \
+  tools/b2nd_ops_check.py 400 1
 
 # --- summary -------------------------------------------------------------------------
 echo
