@@ -37,6 +37,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fields_check  # noqa: E402
+import ops_check  # noqa: E402
 
 I64 = ctypes.c_int64
 
@@ -59,10 +60,8 @@ class Lib:
 
     def ctx(self, g, shape, path):
         """A b2nd context for `g` (the trial's parameters) with `shape`."""
-        cp = (ctypes.c_ubyte * 136)()
-        cp[0], cp[2] = g["codec"], g["clevel"]
-        struct.pack_into("<ihxxii", cp, 8, g["typesize"], 1, 0, 4)
-        cp[32 + 5] = g["filter"]
+        cp = ops_check.cparams_bytes(g["typesize"], g["codec"], 0, g["filter"])
+        cp[2] = g["clevel"]
         dp = (ctypes.c_ubyte * 64)()
         struct.pack_into("<h", dp, 0, 1)
         st = (ctypes.c_ubyte * 40)()

@@ -111,16 +111,19 @@ fn cell4_rows(r: &mut Reader, cur: usize, token: u8, cell: &mut [u8]) -> Option<
     Some(())
 }
 
-fn cell8_rows(r: &mut Reader, cur: usize, token: u8, cell: &mut [u8]) -> Option<()> {
+/// The rows an 8x8 row-match token copies: (first row, number of rows), if valid.
+fn row_match(token: u8) -> Option<(usize, usize)> {
     let nrows = match token >> 3 {
         21 => 3,
         17 => 2,
         _ => return None,
     };
     let row = usize::from(token & 7);
-    if row + nrows > 8 {
-        return None;
-    }
+    (row + nrows <= 8).then_some((row, nrows))
+}
+
+fn cell8_rows(r: &mut Reader, cur: usize, token: u8, cell: &mut [u8]) -> Option<()> {
+    let (row, nrows) = row_match(token)?;
     let off = r.offset()?;
     let src = r.back(cur, off, nrows * 8)?;
     cell[row * 8..(row + nrows) * 8].copy_from_slice(src);
@@ -181,15 +184,7 @@ fn whole_cell<const SIDE: usize>(input: &[u8], cur: usize) -> Option<(Rows<SIDE>
         }
         0x40 => return Some((Rows::Run(*input.get(p)?), p + 1)),
         _ if SIDE == 8 => {
-            let nrows = match token >> 3 {
-                21 => 3,
-                17 => 2,
-                _ => return None,
-            };
-            let row = usize::from(token & 7);
-            if row + nrows > 8 {
-                return None;
-            }
+            let (row, nrows) = row_match(token)?;
             let start = back_start(len, cur, offset_at(input, p)?, nrows * 8)?;
             let lit = p + 2;
             let end = lit + (8 - nrows) * 8;
