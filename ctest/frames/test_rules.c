@@ -8,9 +8,12 @@
  *  - blosc2_schunk_fill_special leaves current_nchunk at the last chunk without a frame
  *    and at 0 with one;
  *  - reordering the empty index of a frame fails with BLOSC2_ERROR_DATA (not without one);
- *  - deleting every chunk keeps the chunk size (a file's frame header then says -1, a copy
- *    keeps it too), after which a
- *    smaller chunk is taken and a larger one refused (-20 append, -19 insert).
+ *  - deleting every chunk keeps the chunk size (a frame written anew from it says -1, a
+ *    copy keeps it), after which a smaller chunk is taken and a larger one refused (-20
+ *    append, -19 insert);
+ *  - a frame whose chunks were all deleted is header and trailer only; its header keeps
+ *    the chunk size and (contiguous frames) the deleted chunk section's length, and it
+ *    opens again, in memory and from a file, with that compressed size.
  * usage: frames_rules
  */
 #include "fc_common.h"
@@ -121,12 +124,76 @@ static void run(int kind) {
   blosc2_schunk_free(sc);
 }
 
+/* The frame of sc as stored: the file, the sparse frame's index file, or the buffer. */
+static uint8_t *stored_frame(blosc2_schunk *sc, int kind, int64_t *len, bool *needs_free) {
+  *needs_free = true;
+  if (kind == FC_CFRAME_FILE) return fc_read_file(sc->storage->urlpath, len);
+  if (kind == FC_SFRAME_DIR) {
+    char index[4096];
+    snprintf(index, sizeof index, "%s/chunks.b2frame", sc->storage->urlpath);
+    return fc_read_file(index, len);
+  }
+  uint8_t *frame = NULL;
+  *len = blosc2_schunk_to_buffer(sc, &frame, needs_free);
+  return frame;
+}
+
+static void emptied_frame(int kind) {
+  const char *ctx = fc_kind_names[kind];
+  blosc2_cparams cp = fc_cparams(8);
+  blosc2_schunk *sc = fc_new_schunk(kind, "emptied.b2", &cp);
+  REQUIRE(sc != NULL, "%s: new", ctx);
+  REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 1, "%s: append", ctx);
+  REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 2, "%s: append", ctx);
+  int64_t section = kind == FC_SFRAME_DIR ? 0 : sc->cbytes;
+  REQUIRE(blosc2_schunk_delete_chunk(sc, 1) == 1, "%s: delete", ctx);
+  REQUIRE(blosc2_schunk_delete_chunk(sc, 0) == 0, "%s: delete", ctx);
+  int64_t len = 0;
+  bool nf = false;
+  uint8_t *frame = stored_frame(sc, kind, &len, &nf);
+  REQUIRE(frame != NULL && len > 64, "%s: emptied frame", ctx);
+  int64_t header_len = fc_rd32be(frame + 11);
+  int64_t trailer_len = fc_rd32be(frame + len - 22);
+  CHECK_EQ(header_len + trailer_len, len, "%s: header and trailer only", ctx);
+  CHECK_EQ(fc_rd32be(frame + 58), SMALL, "%s: chunk size kept", ctx);
+  CHECK_EQ((int64_t)fc_rd64be(frame + 39), section, "%s: compressed size kept", ctx);
+  if (kind == FC_CFRAME_MEM) {
+    for (int copy = 0; copy < 2; copy++) {
+      uint8_t *dup = malloc((size_t)len);
+      memcpy(dup, frame, (size_t)len);
+      blosc2_schunk *again = blosc2_schunk_from_buffer(dup, len, copy);
+      REQUIRE(again != NULL, "%s: from_buffer(copy=%d) of the emptied frame", ctx, copy);
+      CHECK_EQ(again->nchunks, 0, "%s: no chunks (copy=%d)", ctx, copy);
+      CHECK_EQ(again->cbytes, section, "%s: compressed size (copy=%d)", ctx, copy);
+      if (copy) {
+        CHECK_EQ(blosc2_schunk_append_buffer(again, g_src, SMALL), 1, "%s: append again", ctx);
+        CHECK(fc_chunk_matches(again, 0, (const int32_t *)g_src, SMALL / 4), "%s: data", ctx);
+      }
+      blosc2_schunk_free(again);
+      free(dup);
+    }
+  }
+  if (nf) free(frame);
+  char *path = sc->storage->urlpath ? strdup(sc->storage->urlpath) : NULL;
+  REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 1, "%s: append after", ctx);
+  blosc2_schunk_free(sc);
+  if (path) {
+    blosc2_schunk *again = blosc2_schunk_open(path);
+    REQUIRE(again != NULL, "%s: reopen", ctx);
+    CHECK_EQ(again->nchunks, 1, "%s: one chunk", ctx);
+    CHECK(fc_chunk_matches(again, 0, (const int32_t *)g_src, SMALL / 4), "%s: its data", ctx);
+    blosc2_schunk_free(again);
+    free(path);
+  }
+}
+
 int main(void) {
   blosc2_init();
   fc_make_tmp("rules");
   for (int i = 0; i < BIG; i++) g_src[i] = (uint8_t)((i * 7 + i / 13) % 5 == 0 ? i : 0);
   sticky_blocksize_ctx();
   for (int kind = 0; kind < FC_NKINDS; kind++) run(kind);
+  for (int kind = FC_CFRAME_MEM; kind < FC_NKINDS; kind++) emptied_frame(kind);
   blosc2_destroy();
   return fc_finish("frames_rules");
 }

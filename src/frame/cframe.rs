@@ -56,6 +56,9 @@ pub struct Opened {
     pub vlmeta: Vec<Meta>,
     /// The index chunk as stored (empty for a frame without chunks).
     pub index: Vec<u8>,
+    /// Length of the chunk section as laid out (the header's compressed size, or 0 for a
+    /// frame of no data with nothing between header and trailer).
+    pub section: u64,
 }
 
 /// `len` bytes at `pos` of a stream holding `size` bytes: borrowed from in-memory streams,
@@ -112,8 +115,17 @@ pub(crate) fn read_parts(
     }
     let trailer_at = base + frame_len - trailer_len;
     let vlmeta = trailer::parse(&bytes_at(stream, trailer_at, trailer_len, size)?)?;
+    let index_end = frame_len - trailer_len;
+    // A contiguous frame of no data with nothing between header and trailer opens whatever
+    // its compressed size says, as in the reference, which reads no index then (and writes
+    // such frames, keeping the size, once every chunk of an in-memory frame is deleted).
     // A negative compressed size passes the header only in a frame without data.
-    let section = if frame_type == TYPE_CONTIGUOUS {
+    let bare = header.nbytes == 0 && index_end == header_len;
+    // One of no data with anything there opens in neither.
+    if frame_type == TYPE_CONTIGUOUS && header.nbytes == 0 && !bare {
+        return Err(Error::InvalidHeader);
+    }
+    let section = if frame_type == TYPE_CONTIGUOUS && !bare {
         header.cbytes.max(0) as u64
     } else {
         0
@@ -121,7 +133,6 @@ pub(crate) fn read_parts(
     let index_start = header_len
         .checked_add(section)
         .ok_or(Error::InvalidHeader)?;
-    let index_end = frame_len - trailer_len;
     if index_start > index_end {
         return Err(Error::InvalidHeader);
     }
@@ -140,6 +151,7 @@ pub(crate) fn read_parts(
         offsets,
         vlmeta,
         index,
+        section,
     };
     Ok((opened, frame_len))
 }
@@ -216,7 +228,7 @@ impl CFrame {
     pub fn open(mut stream: Box<dyn Stream>, base: u64) -> Result<(CFrame, Opened)> {
         let size = stream.size()?;
         let (mut opened, frame_len) = read_parts(stream.as_mut(), base, size, TYPE_CONTIGUOUS)?;
-        let chunks_len = opened.header.cbytes as u64;
+        let chunks_len = opened.section;
         let header_len = opened.header.header_len;
         // Every stored chunk must have its short header inside the chunk section. One quick
         // pass clears the usual index (special entries, negative, fail it), the slow one
@@ -423,16 +435,18 @@ impl CFrame {
             self.cover(self.base)?;
             self.header_len = hlen;
         }
-        let frame_len = hlen + self.section + index.len() as u64 + trailer.len() as u64;
+        // A frame whose chunks were all deleted is header and trailer only, its header
+        // still giving the chunk section's length, as the reference writes it.
+        let idx_at = if offs.is_empty() { 0 } else { self.section };
+        let frame_len = hlen + idx_at + index.len() as u64 + trailer.len() as u64;
         header.frame_len = frame_len;
         let bytes = header.encode()?;
         if self.stream.is_per_op() {
-            self.commit_per_op(&bytes, &index, &trailer, frame_len)?;
+            self.commit_per_op(&bytes, idx_at, &index, &trailer, frame_len)?;
             self.chunks_len = self.section;
             self.frame_len = frame_len;
             return Ok(());
         }
-        let idx_at = self.section;
         self.write_section(idx_at, &index)?;
         self.write_section(idx_at + index.len() as u64, &trailer)?;
         // The record saved the committed header when it started.
@@ -455,15 +469,17 @@ impl CFrame {
     /// chunks written since the last commit and the index in one opening (with the header
     /// first for a new frame), the header in the next, the trailer and the cut to the frame
     /// length in the next, the frame length in the last; an unchanged index and trailer
-    /// that stay in place take only the header's.
+    /// that stay in place take only the header's. The index goes `idx_at` bytes into the
+    /// chunk section.
     fn commit_per_op(
         &mut self,
         header: &[u8],
+        idx_at: u64,
         index: &[u8],
         trailer: &[u8],
         len: u64,
     ) -> Result<()> {
-        let idx_at = self.base + self.header_len + self.section;
+        let idx_at = self.base + self.header_len + idx_at;
         let new = self.frame_len == 0;
         let (index_changed, trailer_changed) = match &self.last {
             Some((i, t)) => (i.as_slice() != index, t.as_slice() != trailer),

@@ -115,12 +115,6 @@ impl SuperChunk {
         }
     }
 
-    /// Whether the chunks live in a contiguous frame in memory.
-    fn is_memory_cframe(&self) -> bool {
-        matches!(&self.store, Store::Frame(Frame::Contiguous(_), _))
-            && self.storage.urlpath.is_none()
-    }
-
     /// The chunk the last read, append, insert, update or delete touched since the last
     /// call (what the reference's `current_nchunk` follows).
     pub(crate) fn take_touched(&mut self) -> Option<i64> {
@@ -268,13 +262,7 @@ impl SuperChunk {
             cbytes: self.cbytes,
             typesize: self.cparams.typesize,
             blocksize: self.cparams.blocksize,
-            // A super-chunk emptied by deletions keeps its chunk size, but its frames say
-            // "unset" (except an in-memory contiguous frame, which keeps it).
-            chunksize: if self.emptied && self.nchunks() == 0 && !self.is_memory_cframe() {
-                -1
-            } else {
-                self.chunksize
-            },
+            chunksize: self.chunksize,
             nthreads_c: if self.copy_threads {
                 0
             } else {

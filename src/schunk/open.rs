@@ -31,11 +31,8 @@ pub(super) fn create_store(storage: &Storage) -> Result<Store> {
                 Some(make) => make(),
                 None => Box::new(Vec::new()),
             };
-            let stream = Box::new(MemoryStream::new(buf));
-            Ok(Store::Frame(
-                Frame::Contiguous(CFrame::create(stream, 0)),
-                Vec::new(),
-            ))
+            let f = CFrame::create(Box::new(MemoryStream::new(buf)), 0);
+            Ok(Store::Frame(Frame::Contiguous(f), Vec::new()))
         }
         (Some(path), true) => {
             let io = storage.backend()?;
@@ -203,7 +200,11 @@ impl SuperChunk {
         if let Some(bs) = blocksize {
             self.cparams.blocksize = bs;
         }
-        self.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
+        // A frame of no chunks keeps the compressed size its header gives, as in the
+        // reference (which writes frames whose header still counts deleted chunks).
+        if !chunks.is_empty() {
+            self.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
+        }
         self.store = Store::Memory(chunks);
         self.storage.contiguous = false;
         self.storage.urlpath = None;

@@ -46,6 +46,11 @@ impl SuperChunk {
     /// context last used (1 for items of more than 255 bytes).
     fn copy_header(&mut self) -> Result<crate::frame::FrameHeader> {
         let mut h = self.frame_header();
+        // A super-chunk emptied by deletions keeps its chunk size (so does its own frame),
+        // but a frame written anew from it says "unset".
+        if self.emptied && self.nchunks() == 0 {
+            h.chunksize = -1;
+        }
         h.nthreads_c = 0;
         h.nthreads_d = 1;
         let cp = self.cctx.cparams();
