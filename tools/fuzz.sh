@@ -24,6 +24,12 @@
 # FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS=-runs=10000000 with SECONDS: whichever
 # limit comes first).
 #
+# FUZZ_BINARIES=DIR runs the target binaries found in DIR (a copy of
+# fuzz/target/x86_64-unknown-linux-gnu/release, built with AddressSanitizer by
+# `cargo fuzz build -O`) instead of `cargo fuzz run`, so that a long campaign in the
+# background is neither rebuilt nor slowed by edits to the sources; the targets of `nosan`
+# below then come from DIR/nosan (a copy of fuzz/target/nosan/.../release).
+#
 # usage: bash tools/fuzz.sh [SECONDS | -runs=RUNS] [TARGET...]
 #   targets: chunk_decode chunk_mutate differential differential_frame frame_read frame_file
 #            frame_meta sframe_index roundtrip schunk_ops io_backends bloscpack_read
@@ -167,12 +173,19 @@ for target in "${targets[@]}"; do
   fi
   echo "==> $target ($stop${san:+, no sanitizer})"
   # Leak checks are off: the worker threads of dropped thread pools still hold their few
-  # allocations when the process exits, which LeakSanitizer reports. A run may use 2 GiB.
+  # allocations when the process exits, which LeakSanitizer reports. One allocation may take
+  # 2 GiB; the process may grow to 4 GiB, as libFuzzer's in-memory corpus and
+  # AddressSanitizer's caches grow over a long run (session 7's `frame_read` "out-of-memory"
+  # was that growth after 40 minutes: its input alone peaks at 37 MB).
   t0=$SECONDS
-  ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" cargo +nightly fuzz run -O \
-    "${san[@]}" "$target" "corpus/$target" -- "$stop" -rss_limit_mb=2048 \
-    -max_len="$(max_len "$target")" -print_final_stats=1 -detect_leaks=0 "${keep_going[@]}" \
-    ${FUZZ_ARGS:-} > "$logs/$target.log" 2>&1 || true
+  if [ -n "${FUZZ_BINARIES:-}" ]; then
+    run=("$FUZZ_BINARIES${san:+/nosan}/$target" "corpus/$target")
+  else
+    run=(cargo +nightly fuzz run -O "${san[@]}" "$target" "corpus/$target" --)
+  fi
+  ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "${run[@]}" \
+    "$stop" -rss_limit_mb=4096 -malloc_limit_mb=2048 -max_len="$(max_len "$target")" \
+    -print_final_stats=1 -detect_leaks=0 "${keep_going[@]}" ${FUZZ_ARGS:-} > "$logs/$target.log" 2>&1 || true
   grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|SUMMARY|Test unit written|thread .* panicked)' \
     "$logs/$target.log" | sed 's/^/    /' || true
   # libFuzzer's status lines: "#RUNS<tab>KIND cov: ..." or "#RUNS: cov: ..." (fork mode).

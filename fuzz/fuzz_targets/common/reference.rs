@@ -130,74 +130,172 @@ impl Reference {
 impl Reference {
     /// Whether the reference opens the frame `bytes`, tried in a child process: its error
     /// paths crash on some hostile frames (an invalid free in `blosc2_schunk_free` called by
-    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing. The child is
-    /// forked once and serves frame after frame over a socket (a fork per frame cost most
-    /// of the target's time); after a crash the next call forks a new one.
-    pub fn opens_frame_in_child(&self, bytes: &[u8]) -> bool {
-        static OPENER: Mutex<Option<Opener>> = Mutex::new(None);
+    /// `blosc2_schunk_from_buffer`; SECURITY.md), which count as refusing. The child serves
+    /// frame after frame over a socket; after a crash the next call takes a new one from
+    /// the [`Zygote`] (forking this process anew each time cost most of the target's time:
+    /// under AddressSanitizer it is large).
+    pub fn opens_frame_in_child(&'static self, bytes: &[u8]) -> bool {
+        static OPENER: Mutex<Option<c_int>> = Mutex::new(None);
         let mut slot = OPENER.lock().unwrap_or_else(|e| e.into_inner());
-        let opener = slot.get_or_insert_with(|| self.spawn_opener());
+        let fd = *slot.get_or_insert_with(|| Zygote::get(self).opener());
         let len = (bytes.len() as u64).to_le_bytes();
         let mut answer = [0u8; 1];
-        if send_all(opener.fd, &len)
-            && send_all(opener.fd, bytes)
-            && recv_all(opener.fd, &mut answer)
-        {
+        if send_all(fd, &len) && send_all(fd, bytes) && recv_all(fd, &mut answer) {
             return answer[0] == 1;
         }
         // The child died on this frame: the reference crashed, which counts as refusing.
-        if let Some(o) = slot.take() {
-            // SAFETY: closing our end of the socket and reaping our own child.
-            unsafe {
-                libc::close(o.fd);
-                libc::waitpid(o.pid, std::ptr::null_mut(), 0);
-            }
-        }
+        // SAFETY: closing our end of the socket (the zygote reaps the child).
+        unsafe { libc::close(fd) };
+        *slot = None;
         false
     }
 
-    /// Forks the child that opens frames: it reads a 64-bit length and the frame, answers
-    /// one byte (1 opened, 0 refused), and leaves when the socket closes.
-    fn spawn_opener(&self) -> Opener {
-        let mut fds: [c_int; 2] = [0; 2];
-        // SAFETY: socketpair into a 2-element array; the child only reads frames, calls the
-        // reference and writes answers, then leaves with _exit (no destructors, no atexit
-        // handlers of the parent).
+    /// Serves frames on socket `fd` in a forked child: reads a 64-bit length and the frame,
+    /// answers one byte (1 opened, 0 refused), and leaves when the socket closes.
+    ///
+    /// # Safety
+    /// Only in a child forked for it, which it ends with `_exit`.
+    unsafe fn serve_frames(&self, fd: c_int) -> ! {
+        // SAFETY: this is such a child.
+        unsafe { quiet_crashes() };
+        let mut frame = Vec::new();
+        loop {
+            let mut len = [0u8; 8];
+            if !recv_all(fd, &mut len) {
+                break;
+            }
+            frame.resize(u64::from_le_bytes(len) as usize, 0);
+            if !recv_all(fd, &mut frame) {
+                break;
+            }
+            let opened = self.open_frame(&frame).is_some();
+            if !send_all(fd, &[u8::from(opened)]) {
+                break;
+            }
+        }
+        // SAFETY: leaving the child without the parent's destructors or atexit handlers.
+        unsafe { libc::_exit(0) }
+    }
+}
+
+/// A small process forked once, early, that forks the children serving frames (see
+/// [`Reference::opens_frame_in_child`]) and hands their sockets over.
+struct Zygote {
+    fd: c_int,
+}
+
+impl Zygote {
+    /// The zygote of this process, forked at the first call.
+    fn get(r: &'static Reference) -> std::sync::MutexGuard<'static, Zygote> {
+        static Z: OnceLock<Mutex<Zygote>> = OnceLock::new();
+        Z.get_or_init(|| Mutex::new(Zygote::spawn(r)))
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn spawn(r: &'static Reference) -> Zygote {
+        let fds = socket_pair();
+        // SAFETY: the child only forks servers, passes descriptors and reaps children (with
+        // SIGCHLD ignored, the kernel reaps them), then leaves with _exit.
         unsafe {
-            let rc = libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr());
-            assert_eq!(rc, 0, "socketpair failed");
             let pid = libc::fork();
             assert!(pid >= 0, "fork failed");
             if pid == 0 {
                 libc::close(fds[0]);
-                quiet_crashes();
-                let fd = fds[1];
-                let mut frame = Vec::new();
-                loop {
-                    let mut len = [0u8; 8];
-                    if !recv_all(fd, &mut len) {
-                        libc::_exit(0);
+                libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+                let mut req = [0u8; 1];
+                while recv_all(fds[1], &mut req) {
+                    let pair = socket_pair();
+                    let child = libc::fork();
+                    if child == 0 {
+                        libc::close(fds[1]);
+                        libc::close(pair[0]);
+                        r.serve_frames(pair[1]);
                     }
-                    frame.resize(u64::from_le_bytes(len) as usize, 0);
-                    if !recv_all(fd, &mut frame) {
-                        libc::_exit(0);
-                    }
-                    let opened = self.open_frame(&frame).is_some();
-                    if !send_all(fd, &[u8::from(opened)]) {
-                        libc::_exit(0);
+                    libc::close(pair[1]);
+                    let sent = child > 0 && send_fd(fds[1], pair[0]);
+                    libc::close(pair[0]);
+                    if !sent {
+                        break;
                     }
                 }
+                libc::_exit(0);
             }
             libc::close(fds[1]);
-            Opener { pid, fd: fds[0] }
         }
+        Zygote { fd: fds[0] }
+    }
+
+    /// A socket to a new child serving frames.
+    fn opener(&self) -> c_int {
+        assert!(send_all(self.fd, &[1]), "the zygote is gone");
+        recv_fd(self.fd).expect("the zygote sent no socket")
     }
 }
 
-/// The child process of [`Reference::opens_frame_in_child`] and our end of its socket.
-struct Opener {
-    pid: libc::pid_t,
-    fd: c_int,
+/// A connected pair of Unix stream sockets.
+fn socket_pair() -> [c_int; 2] {
+    let mut fds: [c_int; 2] = [0; 2];
+    // SAFETY: socketpair into a 2-element array.
+    let rc = unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr()) };
+    assert_eq!(rc, 0, "socketpair failed");
+    fds
+}
+
+/// Space for one descriptor's control message, aligned for `cmsghdr`.
+#[repr(C, align(8))]
+struct FdControl([u8; 32]);
+
+/// Sends descriptor `fd` over socket `sock` (with one data byte).
+fn send_fd(sock: c_int, fd: c_int) -> bool {
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    let mut control = FdControl([0; 32]);
+    // SAFETY: a zeroed msghdr pointing at live buffers; the control buffer holds one
+    // descriptor's message (CMSG_SPACE(4) is 24 on 64-bit Linux).
+    unsafe {
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.0.as_mut_ptr().cast();
+        msg.msg_controllen = libc::CMSG_SPACE(4) as usize;
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        (*c).cmsg_level = libc::SOL_SOCKET;
+        (*c).cmsg_type = libc::SCM_RIGHTS;
+        (*c).cmsg_len = libc::CMSG_LEN(4) as usize;
+        std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<c_int>(), fd);
+        libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) == 1
+    }
+}
+
+/// Receives a descriptor sent by [`send_fd`] over socket `sock`.
+fn recv_fd(sock: c_int) -> Option<c_int> {
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    let mut control = FdControl([0; 32]);
+    // SAFETY: as in send_fd; the descriptor is read only from a message of the right kind.
+    unsafe {
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.0.as_mut_ptr().cast();
+        msg.msg_controllen = libc::CMSG_SPACE(4) as usize;
+        if libc::recvmsg(sock, &mut msg, 0) != 1 {
+            return None;
+        }
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
+        {
+            return None;
+        }
+        Some(std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<c_int>()))
+    }
 }
 
 /// Writes all of `buf` to the socket `fd` (false once the peer is gone; no SIGPIPE).
