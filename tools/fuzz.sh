@@ -179,7 +179,9 @@ for target in "${targets[@]}"; do
   # was that growth after 40 minutes: its input alone peaks at 37 MB).
   t0=$SECONDS
   if [ -n "${FUZZ_BINARIES:-}" ]; then
-    run=("$FUZZ_BINARIES${san:+/nosan}/$target" "corpus/$target")
+    mkdir -p "artifacts/$target"
+    run=("$FUZZ_BINARIES${san:+/nosan}/$target" "corpus/$target"
+      "-artifact_prefix=artifacts/$target/")
   else
     run=(cargo +nightly fuzz run -O "${san[@]}" "$target" "corpus/$target" --)
   fi
