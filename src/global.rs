@@ -179,6 +179,13 @@ fn env(name: &str) -> Option<String> {
     std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
 }
 
+/// The thread count `BLOSC_NTHREADS` imposes on new contexts (a positive value, truncated
+/// to 16 bits like the reference's cast, so 40000 becomes negative), if any.
+pub fn env_nthreads() -> Option<i16> {
+    let n = strtol(&env("BLOSC_NTHREADS")?);
+    (n > 0).then_some(n as i16)
+}
+
 /// Parses a split-mode name as `BLOSC_SPLITMODE` accepts it.
 pub fn splitmode_from_name(name: &str) -> Option<i32> {
     match name {
@@ -253,12 +260,8 @@ pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<bool, 
             cparams.blocksize = i32::try_from(bs).unwrap_or(i32::MAX);
         }
     }
-    if let Some(v) = env("BLOSC_NTHREADS") {
-        let n = strtol(&v);
-        if n > 0 {
-            // Truncated to 16 bits like the reference's cast (40000 becomes negative).
-            cparams.nthreads = n as i16;
-        }
+    if let Some(n) = env_nthreads() {
+        cparams.nthreads = n;
     }
     if let Some(mode) = env("BLOSC_SPLITMODE")
         .as_deref()
@@ -271,12 +274,9 @@ pub fn apply_env_to_cparams(cparams: &mut CParams) -> std::result::Result<bool, 
 
 /// Applies `BLOSC_NTHREADS` to decompression parameters, as `blosc2_create_dctx` does.
 pub fn apply_env_to_dparams(dparams: &mut DParams) {
-    if let Some(v) = env("BLOSC_NTHREADS") {
-        let n = strtol(&v);
-        if n > 0 {
-            // Truncated like the reference's cast; a count below 1 decompresses serially.
-            dparams.nthreads = n as i16;
-        }
+    if let Some(n) = env_nthreads() {
+        // A count below 1 decompresses serially.
+        dparams.nthreads = n;
     }
 }
 
@@ -353,12 +353,9 @@ pub fn compress(
             set_blocksize(i32::try_from(bs).unwrap_or(i32::MAX));
         }
     }
-    if let Some(v) = env("BLOSC_NTHREADS") {
-        let n = strtol(&v);
-        if n > 0 {
-            // Truncated like the reference's cast; a negative count is refused there.
-            set_nthreads(n as i16);
-        }
+    if let Some(n) = env_nthreads() {
+        // A negative count is refused there.
+        set_nthreads(n);
     }
     if let Some(mode) = env("BLOSC_SPLITMODE")
         .as_deref()

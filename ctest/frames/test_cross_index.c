@@ -8,7 +8,8 @@
  * fill_special frames and what follows them (a vlmetalayer, an update, an append),
  * insert/delete/reorder, copies with and without new compression parameters; and that
  * neither library overwrites an existing urlpath when a super-chunk is created or copied
- * there.
+ * there. CTest runs it with BLOSC_NTHREADS=1, which both libraries write into the headers
+ * of the frames (and of the copies to_buffer makes, which otherwise say 0 and 1).
  *
  * usage: frames_cross_index OURS_LIBBLOSC2_SO REFERENCE_LIBBLOSC2_SO
  */

@@ -263,16 +263,18 @@ impl SuperChunk {
             typesize: self.cparams.typesize,
             blocksize: self.cparams.blocksize,
             chunksize: self.chunksize,
-            nthreads_c: if self.copy_threads {
+            // The thread counts of the frame's contexts, which `BLOSC_NTHREADS` overrides
+            // when they are made (a frame written anew asks for 0 and 1).
+            nthreads_c: crate::global::env_nthreads().unwrap_or(if self.copy_threads {
                 0
             } else {
                 self.cparams.nthreads
-            },
-            nthreads_d: if self.copy_threads {
+            }),
+            nthreads_d: crate::global::env_nthreads().unwrap_or(if self.copy_threads {
                 1
             } else {
                 self.dparams.nthreads
-            },
+            }),
             has_vlmeta: !self.vlmetalayers.is_empty(),
             filters: self.cparams.filters,
             filters_meta: self.cparams.filters_meta,

@@ -42,8 +42,9 @@ impl SuperChunk {
 
     /// The header of a frame built anew from this super-chunk's chunks (`to_buffer`,
     /// `to_file` and `append_file` of anything but an in-memory frame): the reference
-    /// writes fixed thread counts there, and the block size and item size its compression
-    /// context last used (1 for items of more than 255 bytes).
+    /// writes fixed thread counts there (0 and 1, or what `BLOSC_NTHREADS` says), and the
+    /// block size and item size its compression context last used (1 for items of more
+    /// than 255 bytes).
     fn copy_header(&mut self) -> Result<crate::frame::FrameHeader> {
         let mut h = self.frame_header();
         // A super-chunk emptied by deletions keeps its chunk size (so does its own frame),
@@ -51,8 +52,9 @@ impl SuperChunk {
         if self.emptied && self.nchunks() == 0 {
             h.chunksize = -1;
         }
-        h.nthreads_c = 0;
-        h.nthreads_d = 1;
+        let env = crate::global::env_nthreads();
+        h.nthreads_c = env.unwrap_or(0);
+        h.nthreads_d = env.unwrap_or(1);
         let cp = self.cctx.cparams();
         h.blocksize = cp.blocksize;
         h.typesize = cp.typesize;
