@@ -246,56 +246,59 @@ fn socket_pair() -> [c_int; 2] {
 #[repr(C, align(8))]
 struct FdControl([u8; 32]);
 
-/// Sends descriptor `fd` over socket `sock` (with one data byte).
-fn send_fd(sock: c_int, fd: c_int) -> bool {
+/// Runs `f` on a message of one data byte with room for one descriptor's control message.
+fn with_fd_message<R>(f: impl FnOnce(&mut libc::msghdr) -> R) -> R {
     let mut byte = [0u8; 1];
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr().cast(),
         iov_len: 1,
     };
     let mut control = FdControl([0; 32]);
-    // SAFETY: a zeroed msghdr pointing at live buffers; the control buffer holds one
-    // descriptor's message (CMSG_SPACE(4) is 24 on 64-bit Linux).
-    unsafe {
-        let mut msg: libc::msghdr = std::mem::zeroed();
-        msg.msg_iov = &mut iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control.0.as_mut_ptr().cast();
-        msg.msg_controllen = libc::CMSG_SPACE(4) as usize;
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        (*c).cmsg_level = libc::SOL_SOCKET;
-        (*c).cmsg_type = libc::SCM_RIGHTS;
-        (*c).cmsg_len = libc::CMSG_LEN(4) as usize;
-        std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<c_int>(), fd);
-        libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) == 1
-    }
+    // SAFETY: msghdr is plain data (zeroed is an empty message); it points at the live
+    // buffers above, and the control buffer holds one descriptor's message (CMSG_SPACE(4)
+    // is 24 on 64-bit Linux).
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.0.as_mut_ptr().cast();
+    // SAFETY: CMSG_SPACE only computes a size.
+    msg.msg_controllen = unsafe { libc::CMSG_SPACE(4) } as usize;
+    f(&mut msg)
+}
+
+/// Sends descriptor `fd` over socket `sock` (with one data byte).
+fn send_fd(sock: c_int, fd: c_int) -> bool {
+    with_fd_message(|msg| {
+        // SAFETY: the message's control buffer has room for the header and the descriptor.
+        unsafe {
+            let c = libc::CMSG_FIRSTHDR(msg);
+            (*c).cmsg_level = libc::SOL_SOCKET;
+            (*c).cmsg_type = libc::SCM_RIGHTS;
+            (*c).cmsg_len = libc::CMSG_LEN(4) as usize;
+            std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<c_int>(), fd);
+            libc::sendmsg(sock, msg, libc::MSG_NOSIGNAL) == 1
+        }
+    })
 }
 
 /// Receives a descriptor sent by [`send_fd`] over socket `sock`.
 fn recv_fd(sock: c_int) -> Option<c_int> {
-    let mut byte = [0u8; 1];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    let mut control = FdControl([0; 32]);
-    // SAFETY: as in send_fd; the descriptor is read only from a message of the right kind.
-    unsafe {
-        let mut msg: libc::msghdr = std::mem::zeroed();
-        msg.msg_iov = &mut iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control.0.as_mut_ptr().cast();
-        msg.msg_controllen = libc::CMSG_SPACE(4) as usize;
-        if libc::recvmsg(sock, &mut msg, 0) != 1 {
-            return None;
+    with_fd_message(|msg| {
+        // SAFETY: a live message; the descriptor is read only from a message of its kind.
+        unsafe {
+            if libc::recvmsg(sock, msg, 0) != 1 {
+                return None;
+            }
+            let c = libc::CMSG_FIRSTHDR(msg);
+            if c.is_null()
+                || (*c).cmsg_level != libc::SOL_SOCKET
+                || (*c).cmsg_type != libc::SCM_RIGHTS
+            {
+                return None;
+            }
+            Some(std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<c_int>()))
         }
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
-        {
-            return None;
-        }
-        Some(std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<c_int>()))
-    }
+    })
 }
 
 /// Writes all of `buf` to the socket `fd` (false once the peer is gone; no SIGPIPE).
