@@ -13,7 +13,11 @@
  *    append, -19 insert);
  *  - a frame whose chunks were all deleted is header and trailer only; its header keeps
  *    the chunk size and (contiguous frames) the deleted chunk section's length, and it
- *    opens again, in memory and from a file, with that compressed size.
+ *    opens again, in memory and from a file, with that compressed size;
+ *  - a chunk of no bytes appended first: a frame is then header and trailer only too (no
+ *    data, no index), its chunk cannot be read (-3) nor deleted (-1), nothing more can be
+ *    appended (-3), and a frame written anew from it fails (-23) unless it is the in-memory
+ *    frame itself; without a frame, two such chunks cannot go into a frame (-23).
  * usage: frames_rules
  */
 #include "fc_common.h"
@@ -187,6 +191,48 @@ static void emptied_frame(int kind) {
   }
 }
 
+static void empty_chunk_first(int kind) {
+  const char *ctx = fc_kind_names[kind];
+  blosc2_cparams cp = fc_cparams(8);
+  blosc2_schunk *sc = fc_new_schunk(kind, "nodata.b2", &cp);
+  REQUIRE(sc != NULL, "%s: new", ctx);
+  CHECK_EQ(blosc2_schunk_append_buffer(sc, g_src, 0), 1, "%s: append of no bytes", ctx);
+  uint8_t *frame = NULL;
+  bool nf = false;
+  int64_t len = blosc2_schunk_to_buffer(sc, &frame, &nf);
+  if (kind == FC_SPARSE_MEM) {
+    REQUIRE(len > 64, "%s: to_buffer", ctx);
+    blosc2_schunk *again = blosc2_schunk_from_buffer(frame, len, true);
+    REQUIRE(again != NULL, "%s: reopen", ctx);
+    CHECK_EQ(again->nchunks, 0, "%s: its frame has no chunks", ctx);
+    blosc2_schunk_free(again);
+    if (nf) free(frame);
+    CHECK_EQ(blosc2_schunk_append_buffer(sc, g_src, 0), 2, "%s: another", ctx);
+    CHECK_EQ(blosc2_schunk_to_buffer(sc, &frame, &nf), BLOSC2_ERROR_SCHUNK_COPY,
+             "%s: two of them in a frame", ctx);
+    blosc2_schunk_free(sc);
+    return;
+  }
+  if (kind == FC_CFRAME_MEM) {
+    REQUIRE(len > 64, "%s: to_buffer", ctx);
+    CHECK_EQ(fc_rd32be(frame + 11) + fc_rd32be(frame + len - 22), len,
+             "%s: header and trailer only", ctx);
+    if (nf) free(frame);
+  } else {
+    CHECK_EQ(len, BLOSC2_ERROR_SCHUNK_COPY, "%s: to_buffer", ctx);
+  }
+  uint8_t out[64];
+  CHECK_EQ(blosc2_schunk_decompress_chunk(sc, 0, out, sizeof out), BLOSC2_ERROR_DATA,
+           "%s: decompress", ctx);
+  uint8_t *chunk = NULL;
+  CHECK_EQ(blosc2_schunk_get_chunk(sc, 0, &chunk, &nf), BLOSC2_ERROR_DATA, "%s: get", ctx);
+  CHECK_EQ(blosc2_schunk_append_buffer(sc, g_src, SMALL), BLOSC2_ERROR_DATA, "%s: append",
+           ctx);
+  CHECK_EQ(sc->current_nchunk, 1, "%s: current after the append", ctx);
+  CHECK_EQ(blosc2_schunk_delete_chunk(sc, 0), BLOSC2_ERROR_FAILURE, "%s: delete", ctx);
+  blosc2_schunk_free(sc);
+}
+
 int main(void) {
   blosc2_init();
   fc_make_tmp("rules");
@@ -194,6 +240,7 @@ int main(void) {
   sticky_blocksize_ctx();
   for (int kind = 0; kind < FC_NKINDS; kind++) run(kind);
   for (int kind = FC_CFRAME_MEM; kind < FC_NKINDS; kind++) emptied_frame(kind);
+  for (int kind = 0; kind < FC_NKINDS; kind++) empty_chunk_first(kind);
   blosc2_destroy();
   return fc_finish("frames_rules");
 }

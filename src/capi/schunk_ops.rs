@@ -62,12 +62,22 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(
         // SAFETY: forwarded caller guarantees.
         code64(unsafe {
             with_schunk(schunk, |b| {
-                let n = take_chunk(chunk, copy, |c| b.core.append_chunk(c))?;
-                b.c.current_nchunk = n - 1;
-                Ok(n)
+                let n = take_chunk(chunk, copy, |c| b.core.append_chunk(c));
+                appended(b, n)
             })
         })
     })
+}
+
+/// Points `current_nchunk` at the chunk an append added; the reference points it past the
+/// last chunk before it fails on a frame whose chunks hold no data (-3).
+fn appended(b: &mut SchunkBox, n: Result<i64>) -> Result<i64> {
+    match n {
+        Ok(n) => b.c.current_nchunk = n - 1,
+        Err(Error::Data) => b.c.current_nchunk = b.core.nchunks(),
+        Err(_) => {}
+    }
+    n
 }
 
 /// Inserts a compressed chunk at `nchunk`; returns the new number of chunks.
@@ -156,9 +166,8 @@ pub unsafe extern "C" fn blosc2_schunk_append_buffer(
             with_schunk(schunk, |b| {
                 let n = usize::try_from(nbytes).map_err(|_| Error::InvalidParam)?;
                 let src = bytes(src, n).ok_or(Error::NullPointer)?;
-                let n = b.core.append_buffer(src)?;
-                b.c.current_nchunk = n - 1;
-                Ok(n)
+                let n = b.core.append_buffer(src);
+                appended(b, n)
             })
         })
     })

@@ -423,7 +423,15 @@ impl CFrame {
         if !self.writable {
             return Err(Error::FileWrite);
         }
-        let index = self.index.bytes_for(offs)?.to_vec();
+        // A frame whose chunks were all deleted, or whose chunks hold no data, is header
+        // and trailer only, its header still giving the chunk section's length, as the
+        // reference writes it (and reads it: a frame of no data has no index to read).
+        let bare = offs.is_empty() || header.nbytes == 0;
+        let index = if bare {
+            Vec::new()
+        } else {
+            self.index.bytes_for(offs)?.to_vec()
+        };
         let trailer = trailer::encode(vlmeta)?;
         header.frame_type = TYPE_CONTIGUOUS;
         header.cbytes = i64::try_from(self.section).map_err(|_| Error::Data)?;
@@ -435,9 +443,7 @@ impl CFrame {
             self.cover(self.base)?;
             self.header_len = hlen;
         }
-        // A frame whose chunks were all deleted is header and trailer only, its header
-        // still giving the chunk section's length, as the reference writes it.
-        let idx_at = if offs.is_empty() { 0 } else { self.section };
+        let idx_at = if bare { 0 } else { self.section };
         let frame_len = hlen + idx_at + index.len() as u64 + trailer.len() as u64;
         header.frame_len = frame_len;
         let bytes = header.encode()?;

@@ -195,7 +195,12 @@ impl SFrame {
 
     /// Writes the index frame and removes released chunk files.
     pub fn commit(&mut self, mut header: FrameHeader, offs: &[i64], vlmeta: &[Meta]) -> Result<()> {
-        let index = self.index.bytes_for(offs)?.to_vec();
+        // Chunks that hold no data get no index, as in the reference (see CFrame::commit).
+        let index = if header.nbytes == 0 {
+            Vec::new()
+        } else {
+            self.index.bytes_for(offs)?.to_vec()
+        };
         let trailer = trailer::encode(vlmeta)?;
         header.frame_type = TYPE_SPARSE;
         let hlen = header.encode()?.len() as u64;

@@ -90,6 +90,10 @@ impl SuperChunk {
         if n >= self.nchunks() {
             return Err(Error::InvalidParam);
         }
+        // A frame whose chunks hold no data has no index to read them from.
+        if self.has_frame() && self.nbytes == 0 {
+            return Err(Error::Data);
+        }
         self.touched = Some(n);
         let slot = match &self.store {
             Store::Memory(_) => None,
@@ -314,6 +318,16 @@ impl SuperChunk {
         r
     }
 
+    /// Refuses to add to a frame whose `n` chunks hold no data: its frame has no index (see
+    /// `CFrame::commit`), which the reference fails to read back (-3) when it adds one (and
+    /// so does [`SuperChunk::chunk_with_dctx`]).
+    fn check_frame_has_data(&self, n: i64) -> Result<()> {
+        if self.has_frame() && n > 0 && self.nbytes == 0 {
+            return Err(Error::Data);
+        }
+        Ok(())
+    }
+
     /// Appends a compressed chunk; returns the new number of chunks.
     pub fn append_chunk(&mut self, chunk: &[u8]) -> Result<i64> {
         self.resync()?;
@@ -326,6 +340,7 @@ impl SuperChunk {
         let len = h.cbytes as usize;
         self.check_vl_mix(&h, Error::ChunkAppend)?;
         let n = self.nchunks();
+        self.check_frame_has_data(n)?;
         self.fit_chunksize(h.nbytes, n, Op::Append)?;
         let (entry, cb) = self
             .place(&h, &chunk[..len])
@@ -362,6 +377,7 @@ impl SuperChunk {
         }
         let (h, chunk) = checked(chunk)?;
         self.check_vl_mix(&h, Error::ChunkInsert)?;
+        self.check_frame_has_data(self.nchunks())?;
         self.fit_chunksize(h.nbytes, n, Op::Insert)?;
         let (entry, cb) = self
             .place(&h, chunk)
@@ -434,6 +450,10 @@ impl SuperChunk {
     fn delete_inner(&mut self, n: i64) -> Result<i64> {
         if n < 0 || n >= self.nchunks() {
             return Err(Error::InvalidParam);
+        }
+        // As in the reference, which cannot read the index of such a frame here either.
+        if self.has_frame() && self.nbytes == 0 {
+            return Err(Error::Failure);
         }
         let at = n as usize;
         let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;

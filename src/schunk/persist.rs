@@ -67,7 +67,16 @@ impl SuperChunk {
         let header = self.copy_header()?;
         f.start(header.encode()?.len() as u64);
         let mut offs = Vec::with_capacity(self.nchunks() as usize);
+        let mut nbytes = 0i64;
         for n in 0..self.nchunks() {
+            // The reference copies by appending, which fails on a frame whose chunks so
+            // far hold no data (see `check_frame_has_data`).
+            if nbytes == 0 {
+                if n > 0 {
+                    return Err(Error::SchunkCopy);
+                }
+                nbytes = super::chunks::nbytes_of(&self.stored(n)?)? as i64;
+            }
             let entry = match &self.store {
                 Store::Frame(_, o) => o[n as usize],
                 Store::Memory(_) => 0,
