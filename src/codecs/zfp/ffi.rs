@@ -204,6 +204,23 @@ impl Codec {
         unsafe { oxzfp_zfp_stream_maximum_size(self.zfp, self.field) }
     }
 
+    /// The stream's `(minbits, maxbits, maxprec, minexp)`.
+    #[cfg(test)]
+    pub(super) fn params(&self) -> (u32, u32, u32, i32) {
+        let (mut minbits, mut maxbits, mut maxprec, mut minexp) = (0, 0, 0, 0);
+        // SAFETY: the stream is live; the outputs are valid for writes.
+        unsafe {
+            oxzfp_zfp_stream_params(
+                self.zfp,
+                &mut minbits,
+                &mut maxbits,
+                &mut maxprec,
+                &mut minexp,
+            )
+        };
+        (minbits, maxbits, maxprec, minexp)
+    }
+
     /// Bytes a decode reads in fixed-rate mode, where every block takes the same number of
     /// bits and zfp reads no 64-bit word past the last block's; `None` in other modes.
     fn fixed_rate_bytes(&self) -> Option<usize> {

@@ -1,0 +1,85 @@
+//! zfp's embedded coding of a block's unsigned (negabinary) coefficients: bit planes from
+//! the most significant down, each plane's first bits (those of coefficients already known
+//! to be significant) verbatim, the rest run-length coded with group tests, within a budget
+//! of bits (when the mode can exceed it) and a number of planes.
+#![forbid(unsafe_code)]
+
+use super::bits::{Bits, PEEK_BITS};
+
+/// Whether a block of `size` coefficients could take more than `maxbits` bits at `maxprec`
+/// planes, so that decoding must count bits (zfp's `with_maxbits`).
+fn with_maxbits(maxbits: u32, maxprec: u32, size: u32) -> bool {
+    (maxprec + 1) * size - 1 > maxbits
+}
+
+/// Decodes the `N` coefficients (`W` 64-bit words per plane) of integers of `intprec` bits
+/// into `out` from `r`, at most `maxprec` planes and (when the mode needs it) `maxbits`
+/// bits; returns the bits read.
+#[inline(always)]
+pub(super) fn decode_ints<const N: usize, const W: usize>(
+    r: &mut Bits,
+    maxbits: u32,
+    maxprec: u32,
+    intprec: u32,
+    out: &mut [u64; N],
+) -> u32 {
+    *out = [0; N];
+    let limit = if with_maxbits(maxbits, maxprec, N as u32) {
+        maxbits as usize
+    } else {
+        usize::MAX / 2
+    };
+    let start = r.pos;
+    let end = start.saturating_add(limit);
+    let kmin = intprec.saturating_sub(maxprec);
+    let mut k = intprec;
+    let mut n = 0usize;
+    while r.pos < end && k > kmin {
+        k -= 1;
+        let mut x = [0u64; W];
+        // The plane's bits of the coefficients already significant.
+        let mut m = n.min(end - r.pos);
+        for word in x.iter_mut() {
+            if m == 0 {
+                break;
+            }
+            let c = m.min(64);
+            *word = r.read(c);
+            m -= c;
+        }
+        // Group tests: is any further coefficient significant, and which one is next.
+        while r.pos < end && n < N {
+            let mut w = r.peek();
+            r.pos += 1;
+            if w & 1 == 0 {
+                break;
+            }
+            w >>= 1;
+            let mut rem = (end - r.pos).min(N - 1 - n);
+            while rem > 0 {
+                let c = rem.min(PEEK_BITS);
+                let t = (w | 1u64 << c).trailing_zeros() as usize;
+                if t < c {
+                    r.pos += t + 1;
+                    n += t;
+                    break;
+                }
+                r.pos += c;
+                n += c;
+                rem -= c;
+                w = r.peek();
+            }
+            x[n / 64] |= 1u64 << (n % 64);
+            n += 1;
+        }
+        let bit = 1u64 << k;
+        for (j, &word) in x.iter().enumerate() {
+            let mut v = word;
+            while v != 0 {
+                out[64 * j + v.trailing_zeros() as usize] |= bit;
+                v &= v - 1;
+            }
+        }
+    }
+    (r.pos - start) as u32
+}
