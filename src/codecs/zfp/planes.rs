@@ -34,6 +34,10 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
     let kmin = intprec.saturating_sub(maxprec);
     let mut k = intprec;
     let mut n = 0usize;
+    // Planes of up to 16 coefficients are gathered eight at a time as bytes per
+    // coefficient.
+    let mut acc = [0u64; 2];
+    let mut pending = 0u32;
     while r.pos < end && k > kmin {
         k -= 1;
         let mut x = [0u64; W];
@@ -72,14 +76,66 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
             x[n / 64] |= 1u64 << (n % 64);
             n += 1;
         }
-        let bit = 1u64 << k;
-        for (j, &word) in x.iter().enumerate() {
-            let mut v = word;
-            while v != 0 {
-                out[64 * j + v.trailing_zeros() as usize] |= bit;
-                v &= v - 1;
+        if N > 16 {
+            // Few of many coefficients have a bit set: visit those.
+            let bit = 1u64 << k;
+            for (j, &word) in x.iter().enumerate() {
+                let mut v = word;
+                while v != 0 {
+                    out[64 * j + v.trailing_zeros() as usize] |= bit;
+                    v &= v - 1;
+                }
+            }
+            continue;
+        }
+        // The plane's bits join the coefficients' bytes of pending planes.
+        for (g, a) in acc.iter_mut().enumerate().take(N.div_ceil(8)) {
+            let byte = (x[g / 8] >> (8 * (g % 8))) & 0xff;
+            *a = *a << 1 | SPREAD[byte as usize];
+        }
+        pending += 1;
+        if pending == 8 {
+            flush::<N>(&mut acc, pending, out);
+            pending = 0;
+        }
+    }
+    if N <= 16 {
+        flush::<N>(&mut acc, pending, out);
+        if k < 64 {
+            for u in out.iter_mut() {
+                *u <<= k;
             }
         }
     }
     (r.pos - start) as u32
+}
+
+/// Byte `j` of `SPREAD[b]` is bit `j` of `b`.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[b] |= ((b as u64 >> j) & 1) << (8 * j);
+            j += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Appends the `pending` (at most 8) planes gathered in `acc` (byte `i % 8` of word
+/// `i / 8`: coefficient `i`'s bits, the earliest plane highest) to the low end of the
+/// coefficients, and clears `acc`.
+#[inline(always)]
+fn flush<const N: usize>(acc: &mut [u64; 2], pending: u32, out: &mut [u64; N]) {
+    if pending == 0 {
+        return;
+    }
+    for (i, u) in out.iter_mut().enumerate() {
+        let byte = (acc[i / 8] >> (8 * (i % 8))) & 0xff;
+        *u = *u << pending | byte;
+    }
+    *acc = [0; 2];
 }
