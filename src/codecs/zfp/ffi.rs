@@ -1,6 +1,7 @@
 //! The few zfp 1.0.1 functions the codec calls (compiled by `build.rs`, names prefixed
 //! `oxzfp_`; on x86-64 also `oxzfp3_` for the copy built for x86-64-v3, whose coders are
-//! used on CPUs that have it), and a safe owner of a zfp stream, bit stream and field.
+//! used on CPUs that have it), and a safe owner of a zfp stream, bit stream and field: the
+//! encoder, and the decoder the Rust one is tested against.
 
 use std::ffi::{c_int, c_uint, c_void};
 

@@ -1,9 +1,10 @@
 //! The ZFP codecs (plugin codecs 33 to 35): lossy compression of 1- to 4-dimensional blocks
-//! of `f32` or `f64` items by zfp 1.0.1, in fixed-accuracy (meta: the tolerance's power of
-//! ten, as a signed byte), fixed-precision (meta plus 5, 7, 9 or 11 bit planes for 1 to 4
-//! dimensions, at most 64) or fixed-rate mode (meta: percent of the input size). A block is
-//! one zfp stream over the block's shape (from the array's `b2nd` metalayer), as the
-//! reference writes it.
+//! of `f32` or `f64` items in zfp 1.0.1's format, in fixed-accuracy (meta: the tolerance's
+//! power of ten, as a signed byte), fixed-precision (meta plus 5, 7, 9 or 11 bit planes for
+//! 1 to 4 dimensions, at most 64) or fixed-rate mode (meta: percent of the input size). A
+//! block is one zfp stream over the block's shape (from the array's `b2nd` metalayer), as
+//! the reference writes it. zfp's C encoder writes the streams; they are read by a decoder
+//! in Rust (`decode.rs`) that gives zfp's decoder's bytes for any stream.
 
 mod bits;
 mod decode;

@@ -38,6 +38,8 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
     // coefficient.
     let mut acc = [0u64; 2];
     let mut pending = 0u32;
+    // Planes of 64 coefficients are kept whole and transposed at the end.
+    let mut planes = [0u64; 64];
     while r.pos < end && k > kmin {
         k -= 1;
         let mut x = [0u64; W];
@@ -76,6 +78,10 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
             x[n / 64] |= 1u64 << (n % 64);
             n += 1;
         }
+        if N == 64 {
+            planes[k as usize] = x[0];
+            continue;
+        }
         if N > 16 {
             // Few of many coefficients have a bit set: visit those.
             let bit = 1u64 << k;
@@ -99,7 +105,20 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
             pending = 0;
         }
     }
-    if N <= 16 {
+    if N == 64 {
+        if intprec == 32 {
+            transpose_32x2(&mut planes);
+        } else {
+            transpose_64(&mut planes);
+        }
+        for (i, u) in out.iter_mut().enumerate() {
+            *u = if intprec == 32 {
+                (planes[i % 32] >> (32 * (i / 32))) & 0xffff_ffff
+            } else {
+                planes[i]
+            };
+        }
+    } else if N <= 16 {
         flush::<N>(&mut acc, pending, out);
         if k < 64 {
             for u in out.iter_mut() {
@@ -138,4 +157,37 @@ fn flush<const N: usize>(acc: &mut [u64; 2], pending: u32, out: &mut [u64; N]) {
         *u = *u << pending | byte;
     }
     *acc = [0; 2];
+}
+
+/// Transposes the 64 x 64 bit matrix `a` (row `r` is `a[r]`, column `c` its bit `c`).
+#[inline(always)]
+fn transpose_64(a: &mut [u64; 64]) {
+    transpose_steps(a, 32, 0x0000_0000_ffff_ffff);
+}
+
+/// Transposes the two 32 x 32 bit matrices in rows 0 to 31 of `a`: the low halves and the
+/// high halves of the words.
+#[inline(always)]
+fn transpose_32x2(a: &mut [u64; 64]) {
+    transpose_steps(a, 16, 0x0000_ffff_0000_ffff);
+}
+
+/// Swaps the off-diagonal blocks of size `j`, then `j / 2`, down to 1, of the square bit
+/// matrices of rows `0..2j` of `a`, `mask` selecting the low half of each block pair's
+/// bits first.
+#[inline(always)]
+fn transpose_steps(a: &mut [u64; 64], first: usize, mask: u64) {
+    let mut j = first;
+    let mut m = mask;
+    while j > 0 {
+        for base in (0..2 * first).step_by(2 * j) {
+            for k in base..base + j {
+                let t = ((a[k] >> j) ^ a[k + j]) & m;
+                a[k + j] ^= t;
+                a[k] ^= t << j;
+            }
+        }
+        j /= 2;
+        m ^= m << j;
+    }
 }
