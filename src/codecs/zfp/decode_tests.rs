@@ -32,7 +32,7 @@ fn data(rng: &mut Rng, kind: u32, items: usize, typesize: i32) -> Vec<u8> {
             0 => (t * 0.07).sin() * 100.0 + (t * 0.013).cos(),
             1 => (rng.next() % 2001) as f64 - 1000.0,
             2 => {
-                if rng.next() % 13 == 0 {
+                if rng.next().is_multiple_of(13) {
                     (rng.next() % 100) as f64 * 1e-3
                 } else {
                     0.0
