@@ -23,7 +23,6 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
     intprec: u32,
     out: &mut [u64; N],
 ) -> u32 {
-    *out = [0; N];
     let limit = if with_maxbits(maxbits, maxprec, N as u32) {
         maxbits as usize
     } else {
@@ -34,12 +33,13 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
     let kmin = intprec.saturating_sub(maxprec);
     let mut k = intprec;
     let mut n = 0usize;
-    // Planes of up to 16 coefficients are gathered eight at a time as bytes per
-    // coefficient.
-    let mut acc = [0u64; 2];
-    let mut pending = 0u32;
-    // Planes of 64 coefficients are kept whole and transposed at the end.
+    // Blocks of at most 64 coefficients: the planes, as bit matrices of N columns, packed
+    // 64 / N side by side (plane k in row k % N, lane k / N), transposed at the end.
     let mut planes = [0u64; 64];
+    // Larger blocks: the set bits deposited plane by plane.
+    if N > 64 {
+        *out = [0; N];
+    }
     while r.pos < end && k > kmin {
         k -= 1;
         let mut x = [0u64; W];
@@ -78,12 +78,10 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
             x[n / 64] |= 1u64 << (n % 64);
             n += 1;
         }
-        if N == 64 {
-            planes[k as usize] = x[0];
-            continue;
-        }
-        if N > 16 {
-            // Few of many coefficients have a bit set: visit those.
+        if N <= 64 {
+            let k = k as usize;
+            planes[k % N] |= x[0] << (N * (k / N) % 64);
+        } else {
             let bit = 1u64 << k;
             for (j, &word) in x.iter().enumerate() {
                 let mut v = word;
@@ -92,99 +90,40 @@ pub(super) fn decode_ints<const N: usize, const W: usize>(
                     v &= v - 1;
                 }
             }
-            continue;
-        }
-        // The plane's bits join the coefficients' bytes of pending planes.
-        for (g, a) in acc.iter_mut().enumerate().take(N.div_ceil(8)) {
-            let byte = (x[g / 8] >> (8 * (g % 8))) & 0xff;
-            *a = *a << 1 | SPREAD[byte as usize];
-        }
-        pending += 1;
-        if pending == 8 {
-            flush::<N>(&mut acc, pending, out);
-            pending = 0;
         }
     }
-    if N == 64 {
-        if intprec == 32 {
-            transpose_32x2(&mut planes);
-        } else {
-            transpose_64(&mut planes);
-        }
+    if N == 64 && intprec == 32 {
+        // Two 32 x 32 matrices: coefficients 0 to 31 in the low halves, 32 to 63 high.
+        transpose(&mut planes, 32, 0x0000_ffff_0000_ffff);
         for (i, u) in out.iter_mut().enumerate() {
-            *u = if intprec == 32 {
-                (planes[i % 32] >> (32 * (i / 32))) & 0xffff_ffff
-            } else {
-                planes[i]
-            };
+            *u = (planes[i % 32] >> (32 * (i / 32) % 64)) & 0xffff_ffff;
         }
-    } else if N <= 16 {
-        flush::<N>(&mut acc, pending, out);
-        if k < 64 {
-            for u in out.iter_mut() {
-                *u <<= k;
-            }
-        }
+    } else if N <= 64 {
+        let mask = match N {
+            4 => 0x3333_3333_3333_3333,
+            16 => 0x00ff_00ff_00ff_00ff,
+            _ => 0x0000_0000_ffff_ffff,
+        };
+        transpose(&mut planes, N, mask);
+        out.copy_from_slice(&planes[..N]);
     }
     (r.pos - start) as u32
 }
 
-/// Byte `j` of `SPREAD[b]` is bit `j` of `b`.
-const SPREAD: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut j = 0;
-        while j < 8 {
-            t[b] |= ((b as u64 >> j) & 1) << (8 * j);
-            j += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
-/// Appends the `pending` (at most 8) planes gathered in `acc` (byte `i % 8` of word
-/// `i / 8`: coefficient `i`'s bits, the earliest plane highest) to the low end of the
-/// coefficients, and clears `acc`.
+/// Transposes the square bit matrices of side `side` (a power of two, at most 64) packed
+/// side by side in rows `0..side` of `a` (row `r` of each in `a[r]`, its column `c` in bit
+/// `c` of its lane): swaps off-diagonal blocks of `side / 2`, then of half that, down to
+/// 1. `mask` selects the low half of every lane.
 #[inline(always)]
-fn flush<const N: usize>(acc: &mut [u64; 2], pending: u32, out: &mut [u64; N]) {
-    if pending == 0 {
-        return;
-    }
-    for (i, u) in out.iter_mut().enumerate() {
-        let byte = (acc[i / 8] >> (8 * (i % 8))) & 0xff;
-        *u = *u << pending | byte;
-    }
-    *acc = [0; 2];
-}
-
-/// Transposes the 64 x 64 bit matrix `a` (row `r` is `a[r]`, column `c` its bit `c`).
-#[inline(always)]
-fn transpose_64(a: &mut [u64; 64]) {
-    transpose_steps(a, 32, 0x0000_0000_ffff_ffff);
-}
-
-/// Transposes the two 32 x 32 bit matrices in rows 0 to 31 of `a`: the low halves and the
-/// high halves of the words.
-#[inline(always)]
-fn transpose_32x2(a: &mut [u64; 64]) {
-    transpose_steps(a, 16, 0x0000_ffff_0000_ffff);
-}
-
-/// Swaps the off-diagonal blocks of size `j`, then `j / 2`, down to 1, of the square bit
-/// matrices of rows `0..2j` of `a`, `mask` selecting the low half of each block pair's
-/// bits first.
-#[inline(always)]
-fn transpose_steps(a: &mut [u64; 64], first: usize, mask: u64) {
-    let mut j = first;
+fn transpose(a: &mut [u64; 64], side: usize, mask: u64) {
+    let mut j = side / 2;
     let mut m = mask;
     while j > 0 {
-        for base in (0..2 * first).step_by(2 * j) {
-            for k in base..base + j {
-                let t = ((a[k] >> j) ^ a[k + j]) & m;
-                a[k + j] ^= t;
-                a[k] ^= t << j;
+        for base in (0..side).step_by(2 * j) {
+            for i in base..base + j {
+                let t = ((a[i] >> j) ^ a[i + j]) & m;
+                a[i + j] ^= t;
+                a[i] ^= t << j;
             }
         }
         j /= 2;
