@@ -1,6 +1,7 @@
 //! Any bytes as a ZFP stream in any of the three modes, any meta, 1 to 4 dimensions of any
-//! (lying) shape and 4- or 8-byte items: zfp reads its bit stream without bounds checks, so
-//! this checks that the wrapper never lets it read or write out of bounds.
+//! (lying) shape and 4- or 8-byte items: the Rust decoder must never read or write out of
+//! bounds and must give the bytes (and status) of zfp's C decoder, whose reads of its bit
+//! stream the wrapper keeps in bounds.
 #![no_main]
 
 use blosc2::codecs::zfp::{self, Mode};
@@ -17,7 +18,13 @@ fuzz_target!(|data: &[u8]| {
     let items: usize = shape.iter().map(|&d| d as usize).product();
     // Sometimes an output shorter than the block the shape claims.
     let out_len = if k & 0x80 == 0 { items * typesize } else { items * typesize / 2 };
-    let mut out = vec![0u8; out_len];
-    let n = zfp::decompress(mode, *meta, &shape, typesize as i32, stream, &mut out);
+    let mut ours = vec![0u8; out_len];
+    let mut theirs = vec![0u8; out_len];
+    let n = zfp::decompress(mode, *meta, &shape, typesize as i32, stream, &mut ours);
+    let c = zfp::decompress_by_zfp(mode, *meta, &shape, typesize as i32, stream, &mut theirs);
     assert!(n <= out_len as i32);
+    assert_eq!(n, c);
+    if c > 0 {
+        assert!(ours == theirs, "the decoders differ");
+    }
 });

@@ -1,6 +1,7 @@
 //! The few zfp 1.0.1 functions the codec calls (compiled by `build.rs`, names prefixed
 //! `oxzfp_`; on x86-64 also `oxzfp3_` for the copy built for x86-64-v3, whose coders are
-//! used on CPUs that have it), and a safe owner of a zfp stream, bit stream and field.
+//! used on CPUs that have it), and a safe owner of a zfp stream, bit stream and field: the
+//! encoder, and the decoder the Rust one is tested against.
 
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -202,6 +203,23 @@ impl Codec {
     pub(super) fn maximum_size(&self) -> usize {
         // SAFETY: both objects are live; the bound depends only on the mode and shape.
         unsafe { oxzfp_zfp_stream_maximum_size(self.zfp, self.field) }
+    }
+
+    /// The stream's `(minbits, maxbits, maxprec, minexp)`.
+    #[cfg(test)]
+    pub(super) fn params(&self) -> (u32, u32, u32, i32) {
+        let (mut minbits, mut maxbits, mut maxprec, mut minexp) = (0, 0, 0, 0);
+        // SAFETY: the stream is live; the outputs are valid for writes.
+        unsafe {
+            oxzfp_zfp_stream_params(
+                self.zfp,
+                &mut minbits,
+                &mut maxbits,
+                &mut maxprec,
+                &mut minexp,
+            )
+        };
+        (minbits, maxbits, maxprec, minexp)
     }
 
     /// Bytes a decode reads in fixed-rate mode, where every block takes the same number of

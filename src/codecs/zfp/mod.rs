@@ -1,11 +1,17 @@
 //! The ZFP codecs (plugin codecs 33 to 35): lossy compression of 1- to 4-dimensional blocks
-//! of `f32` or `f64` items by zfp 1.0.1, in fixed-accuracy (meta: the tolerance's power of
-//! ten, as a signed byte), fixed-precision (meta plus 5, 7, 9 or 11 bit planes for 1 to 4
-//! dimensions, at most 64) or fixed-rate mode (meta: percent of the input size). A block is
-//! one zfp stream over the block's shape (from the array's `b2nd` metalayer), as the
-//! reference writes it.
+//! of `f32` or `f64` items in zfp 1.0.1's format, in fixed-accuracy (meta: the tolerance's
+//! power of ten, as a signed byte), fixed-precision (meta plus 5, 7, 9 or 11 bit planes for
+//! 1 to 4 dimensions, at most 64) or fixed-rate mode (meta: percent of the input size). A
+//! block is one zfp stream over the block's shape (from the array's `b2nd` metalayer), as
+//! the reference writes it. zfp's C encoder writes the streams; they are read by a decoder
+//! in Rust (`decode.rs`) that gives zfp's decoder's bytes for any stream.
 
+mod bits;
+mod decode;
+#[cfg(test)]
+mod decode_tests;
 mod ffi;
+mod planes;
 #[cfg(test)]
 mod tests;
 
@@ -56,21 +62,37 @@ fn codec(mode: Mode, meta: u8, blockshape: &[i32], typesize: i32) -> Option<Code
         return None;
     }
     let setting = match mode {
-        Mode::Accuracy => Setting::Accuracy(10f64.powf(f64::from(meta as i8))),
-        Mode::Precision => {
-            Setting::Precision((u32::from(meta) + 3 + 2 * ndim as u32).min(MAX_PREC))
-        }
-        Mode::Rate => {
-            let ratio = f64::from(meta) / 100.0;
-            Setting::Rate(ratio * f64::from(typesize) * 8.0, ndim as u32)
-        }
+        Mode::Accuracy => Setting::Accuracy(tolerance(meta)),
+        Mode::Precision => Setting::Precision(precision(meta, ndim)),
+        Mode::Rate => Setting::Rate(rate(meta, typesize), ndim as u32),
     };
-    let dims: Vec<usize> = blockshape
+    Codec::new(setting, kind, &field_dims(blockshape)?)
+}
+
+/// The fixed-accuracy tolerance of `meta`: 10 to the power of its signed value.
+fn tolerance(meta: u8) -> f64 {
+    10f64.powf(f64::from(meta as i8))
+}
+
+/// The fixed-precision bit planes of `meta` on `ndim` dimensions.
+fn precision(meta: u8, ndim: usize) -> u32 {
+    (u32::from(meta) + 3 + 2 * ndim as u32).min(MAX_PREC)
+}
+
+/// The fixed rate (bits per value) of `meta` (percent of the input) for items of
+/// `typesize` bytes.
+fn rate(meta: u8, typesize: i32) -> f64 {
+    let ratio = f64::from(meta) / 100.0;
+    ratio * f64::from(typesize) * 8.0
+}
+
+/// A block shape as zfp's field dimensions (fastest first); `None` if one is negative.
+fn field_dims(blockshape: &[i32]) -> Option<Vec<usize>> {
+    blockshape
         .iter()
         .rev()
         .map(|&d| usize::try_from(d).ok())
-        .collect::<Option<_>>()?;
-    Codec::new(setting, kind, &dims)
+        .collect()
 }
 
 /// Compresses `input`, one block of an array with block shape `blockshape` and items of
@@ -120,10 +142,43 @@ pub fn compress(
     })
 }
 
-/// Decompresses a block compressed by [`compress`] into `output`; returns `output.len()`,
-/// 0 when zfp fails, or the generic failure (-1) for unsupported typesizes or dimensions
-/// or an output shorter than the block.
+/// Decompresses a block compressed by [`compress`] into `output` (zfp's decoder, in
+/// Rust); returns `output.len()`, or the generic failure (-1) for unsupported typesizes or
+/// dimensions or an output shorter than the block.
 pub fn decompress(
+    mode: Mode,
+    meta: u8,
+    blockshape: &[i32],
+    typesize: i32,
+    input: &[u8],
+    output: &mut [u8],
+) -> i32 {
+    let Some(dims) = field_dims(blockshape) else {
+        return FAILURE;
+    };
+    if !(1..=4).contains(&dims.len()) || dims.contains(&0) || !matches!(typesize, 4 | 8) {
+        return FAILURE;
+    }
+    let bytes = dims
+        .iter()
+        .try_fold(typesize as usize, |n, &d| n.checked_mul(d));
+    if bytes.is_none_or(|n| n > output.len()) {
+        return FAILURE;
+    }
+    let params = decode::Params::new(mode, meta, dims.len(), typesize);
+    if typesize == 4 {
+        decode::decode::<f32>(input, &params, &dims, output);
+    } else {
+        decode::decode::<f64>(input, &params, &dims, output);
+    }
+    output.len() as i32
+}
+
+/// [`decompress`] by zfp's own (C) decoder, which writes and reads the same bits: the
+/// reference the Rust decoder is tested against; returns `output.len()`, 0 when zfp fails,
+/// or the generic failure (-1) for unsupported typesizes or dimensions or an output
+/// shorter than the block.
+pub fn decompress_by_zfp(
     mode: Mode,
     meta: u8,
     blockshape: &[i32],
