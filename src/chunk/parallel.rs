@@ -13,14 +13,16 @@ use crate::threads::{FirstError, Pool};
 
 /// Where the blocks compressed in parallel are laid out in order: the chunk (lent out while
 /// the next block is compressed straight into it), the first block not placed yet, where it
-/// goes, and whether placing has stopped for good (a block that did not fit, failed, or has
-/// no room for a whole slot: the caller finishes serially).
+/// goes, whether placing has stopped for good (a block that did not fit, failed, or has
+/// no room for a whole slot: the caller finishes serially), and how many workers wait for a
+/// slot (only then is there anyone to wake).
 struct Placement<'d> {
     dst: &'d mut [u8],
     lent: bool,
     next: usize,
     pos: usize,
     stopped: bool,
+    waiting: usize,
 }
 
 /// Result of a parallel block whose job has not finished.
@@ -75,12 +77,13 @@ pub(super) fn compress_parallel(
         next: 0,
         pos,
         stopped: false,
+        waiting: 0,
     });
     let lock = || placed.lock().unwrap_or_else(PoisonError::into_inner);
     let given_back = Condvar::new();
     // Copies the finished blocks that come next in order, as long as each has room for a
     // whole slot (so that its outcome cannot depend on the space left), then wakes the
-    // workers waiting for a slot.
+    // workers waiting for a slot, if any (a wake-up is a system call even with no waiter).
     let place = |out: &mut Placement| {
         while out.next < n && !out.stopped && !out.lent {
             let len = results[out.next].load(Ordering::Acquire);
@@ -105,7 +108,9 @@ pub(super) fn compress_parallel(
             out.pos += len;
             out.next += 1;
         }
-        given_back.notify_all();
+        if out.waiting > 0 {
+            given_back.notify_all();
+        }
     };
     let errors = FirstError::new();
     let can_go_direct = |k: usize, out: &Placement| {
@@ -162,11 +167,11 @@ pub(super) fn compress_parallel(
                 place(&mut out);
                 return;
             }
-            drop(
-                given_back
-                    .wait_timeout(out, SLOT_WAIT)
-                    .unwrap_or_else(PoisonError::into_inner),
-            );
+            out.waiting += 1;
+            let (mut out, _) = given_back
+                .wait_timeout(out, SLOT_WAIT)
+                .unwrap_or_else(PoisonError::into_inner);
+            out.waiting -= 1;
         };
         slot_of[k].store(s, Ordering::Relaxed);
         let res = {

@@ -14,6 +14,7 @@ mod sse2;
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
 use std::ops::Range;
 
 use super::cpu::{self, Isa};
@@ -119,12 +120,27 @@ fn element_ranges(
     })
 }
 
-/// A 64-byte aligned scratch area of `len` bytes inside `buffer` (SIMD stores into it are
-/// faster when every plane starts on a cache line).
-fn staging(buffer: &mut Vec<u8>, len: usize) -> &mut [u8] {
-    buffer.resize(len + 63, 0);
-    let skew = (64 - buffer.as_ptr() as usize % 64) % 64;
-    &mut buffer[skew..skew + len]
+thread_local! {
+    /// The staging memory of this thread's calls, kept from one call to the next (each block
+    /// of a chunk is one call: allocating and zeroing it every time cost a third as much as
+    /// the transpose of a 16 KiB block).
+    static STAGING: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on a 64-byte aligned scratch area of `len` bytes (SIMD stores into it are faster
+/// when every plane starts on a cache line), of unspecified content.
+fn with_staging<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    let area = |buffer: &mut Vec<u8>| {
+        if buffer.len() < len + 63 {
+            buffer.resize(len + 63, 0);
+        }
+        let skew = (64 - buffer.as_ptr() as usize % 64) % 64;
+        f(&mut buffer[skew..skew + len])
+    };
+    STAGING.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffer) => area(&mut buffer),
+        Err(_) => area(&mut Vec::new()),
+    })
 }
 
 /// [`bitshuffle`] with the kernels of `isa`.
@@ -149,20 +165,20 @@ pub(crate) fn bitshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut [
     }
     let ranges = element_ranges(bits, typesize, count, dst.as_ptr() as usize);
     let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
-    let mut buffer = Vec::new();
-    let staging = staging(&mut buffer, longest * typesize);
-    for Range { start: first, end } in ranges {
-        let elems = end - first;
-        let planes = &mut staging[..elems * typesize];
-        let source = &src[first * typesize..end * typesize];
-        shuffle::shuffle_rows_with(isa, typesize, source, planes, elems, elems);
-        for (plane, rows) in planes
-            .chunks_exact(elems)
-            .zip(dst.chunks_exact_mut(8 * row))
-        {
-            plane_to_rows_with(bits, plane, rows, row, first / 8);
+    with_staging(longest * typesize, |staging| {
+        for Range { start: first, end } in ranges {
+            let elems = end - first;
+            let planes = &mut staging[..elems * typesize];
+            let source = &src[first * typesize..end * typesize];
+            shuffle::shuffle_rows_with(isa, typesize, source, planes, elems, elems);
+            for (plane, rows) in planes
+                .chunks_exact(elems)
+                .zip(dst.chunks_exact_mut(8 * row))
+            {
+                plane_to_rows_with(bits, plane, rows, row, first / 8);
+            }
         }
-    }
+    });
 }
 
 /// [`bitunshuffle`] with the kernels of `isa`.
@@ -187,20 +203,20 @@ pub(crate) fn bitunshuffle_with(isa: Isa, typesize: usize, src: &[u8], dst: &mut
     }
     let ranges = element_ranges(bits, typesize, count, src.as_ptr() as usize);
     let longest = ranges.clone().map(|range| range.len()).max().unwrap_or(0);
-    let mut buffer = Vec::new();
-    let staging = staging(&mut buffer, longest * typesize);
-    for Range { start: first, end } in ranges {
-        let elems = end - first;
-        let planes = &mut staging[..elems * typesize];
-        for (plane, rows) in planes
-            .chunks_exact_mut(elems)
-            .zip(src.chunks_exact(8 * row))
-        {
-            rows_to_plane_with(bits, rows, row, first / 8, plane);
+    with_staging(longest * typesize, |staging| {
+        for Range { start: first, end } in ranges {
+            let elems = end - first;
+            let planes = &mut staging[..elems * typesize];
+            for (plane, rows) in planes
+                .chunks_exact_mut(elems)
+                .zip(src.chunks_exact(8 * row))
+            {
+                rows_to_plane_with(bits, rows, row, first / 8, plane);
+            }
+            let target = &mut dst[first * typesize..end * typesize];
+            shuffle::unshuffle_rows_with(isa, typesize, planes, target, elems, elems);
         }
-        let target = &mut dst[first * typesize..end * typesize];
-        shuffle::unshuffle_rows_with(isa, typesize, planes, target, elems, elems);
-    }
+    });
 }
 
 /// Spreads the byte plane `plane` over the 8 bit rows of `rows` (each `row_stride` bytes),
