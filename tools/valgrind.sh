@@ -55,6 +55,10 @@ cmake --build "$build" -j "$jobs" > "$build.build.log"
 # own timeouts, 120 s for most tests, stopped chunkapi_dict's dictionary training before).
 find "$build" -name CTestTestfile.cmake -exec sed -i -E 's/TIMEOUT "[0-9.]+"/TIMEOUT "3600"/g' {} +
 
+# b2nd_cross leaves out its arrays of undefined content (b2nd_uninit, b2nd_empty): set_slice
+# on them compresses whatever memory held, in both libraries, which memcheck reports (every
+# report of session 8's full run, ours and the reference's alike, came from there).
+export B2_SKIP_UNDEFINED=1
 echo "==> ctest (ours) under valgrind memcheck"
 exclude=()
 if [ "${VALGRIND_ROUNDTRIP:-0}" != 1 ]; then

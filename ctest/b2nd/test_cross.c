@@ -468,8 +468,14 @@ int main(int argc, char **argv) {
   ours.blosc2_init();
   ref.blosc2_init();
   b2_make_tmp("cross");
+  /* Under valgrind (tools/valgrind.sh sets B2_SKIP_UNDEFINED) the arrays of undefined
+   * content are left out: both libraries compress that memory on set_slice, which memcheck
+   * rightly reports as use of uninitialised values. */
+  int skip_undefined = getenv("B2_SKIP_UNDEFINED") != NULL;
+  if (skip_undefined) printf("b2nd_cross: uninit and empty arrays left out (B2_SKIP_UNDEFINED)\n");
   for (int how = 0; how < C_N; how++)
     for (int storage = 0; storage < S_N; storage++) {
+      if (skip_undefined && (how == C_UNINIT || how == C_EMPTY)) continue;
       one_way(&ours, &ref, how, storage);
       one_way(&ref, &ours, how, storage);
       /* uninit/empty chunks hold whatever memory held: set_slice on them compresses it */
