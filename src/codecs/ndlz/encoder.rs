@@ -8,9 +8,8 @@
 //! including which table entries a literal cell overwrites, are the reference's, so the
 //! output is the same byte for byte.
 
-use super::cell4;
-use super::xxh32::{avalanche, merge, start, stripe, tail_word};
 use super::MAX_DISTANCE;
+use super::{cell4, cell8};
 
 const TABLE: usize = 1 << 12;
 /// The seed of every hash.
@@ -62,13 +61,6 @@ impl<T: Pos> Enc<'_, '_, T> {
     pub(super) fn push(&mut self, bytes: &[u8]) {
         self.out[self.op..self.op + bytes.len()].copy_from_slice(bytes);
         self.op += bytes.len();
-    }
-
-    /// Whether the output at table position `pos` (0 = empty) holds `bytes`.
-    #[inline(always)]
-    fn holds(&self, pos: u32, bytes: &[u8]) -> bool {
-        let p = pos as usize;
-        pos != 0 && self.out.get(p..p + bytes.len()) == Some(bytes)
     }
 
     /// Records the literal cell about to be written at `anchor` in the tables: its cell hash
@@ -159,7 +151,6 @@ fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mu
     e.push(&(bs[1] as i32).to_le_bytes());
     let stop = [bs[0].div_ceil(CELL), bs[1].div_ceil(CELL)];
     let mut hashes = Hashes::default();
-    let mut buf = [0u8; 64];
     let side = |n: usize, last: bool| {
         if last && !n.is_multiple_of(CELL) {
             n % CELL
@@ -170,8 +161,13 @@ fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mu
     for c0 in 0..stop[0] {
         let last0 = c0 == stop[0] - 1;
         let rows = side(bs[0], last0);
-        if CELL == 4 && rows == 4 {
-            if !cell4::stripe(&mut e, input, bs[1], c0 * 4 * bs[1], &mut hashes) {
+        if rows == CELL {
+            let whole = if CELL == 4 {
+                cell4::stripe(&mut e, input, bs[1], c0 * 4 * bs[1], &mut hashes)
+            } else {
+                cell8::stripe(&mut e, input, bs[1], c0 * 8 * bs[1], &mut hashes)
+            };
+            if !whole {
                 return 0;
             }
             continue;
@@ -182,17 +178,7 @@ fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mu
             }
             let orig = c0 * CELL * bs[1] + c1 * CELL;
             let cols = side(bs[1], c1 == stop[1] - 1);
-            // Whole 4x4 cells went through `cell4::stripe` above.
-            if CELL == 8 && rows == CELL && cols == CELL {
-                for (i, row) in buf.chunks_exact_mut(CELL).enumerate() {
-                    let at = orig + i * bs[1];
-                    let src: &[u8; CELL] = input[at..at + CELL].try_into().expect("row");
-                    row.copy_from_slice(src);
-                }
-                cell8(&mut e, &buf, &mut hashes);
-            } else {
-                e.padded(input, bs[1], orig, rows, cols);
-            }
+            e.padded(input, bs[1], orig, rows, cols);
             if e.op > input.len() {
                 return 0;
             }
@@ -209,113 +195,9 @@ pub(super) struct Hashes {
     pub(super) pair: [usize; 7],
 }
 
-/// Cell-level choice shared by both cell sizes, for the cell in `buf` whose hash-table slot
-/// is `hcell`: all-equal, whole-cell copy, or `rows` (which returns whether it wrote a row
-/// match). Writes a literal otherwise.
-fn whole_cell<T: Pos>(
-    e: &mut Enc<T>,
-    buf: &[u8],
-    hcell: usize,
-    hashes: &mut Hashes,
-    counts: (usize, usize),
-    rows: impl FnOnce(&mut Enc<T>, usize, &mut Hashes, &mut Updates) -> bool,
-) {
-    let anchor = e.op;
-    let tab = e.cell[hcell].get();
-    let cell_match = e.holds(tab, buf);
-    let distance = if cell_match { anchor - tab as usize } else { 0 };
-    if buf.iter().all(|&b| b == buf[0]) {
-        e.push(&[1 << 6, buf[0]]);
-    } else if distance == 0 || distance >= MAX_DISTANCE {
-        let mut upd = Updates::default();
-        if rows(e, anchor, hashes, &mut upd) {
-            return;
-        }
-        e.record_literal(hcell, anchor, hashes, &upd, counts);
-        e.push(&[0]);
-        e.push(buf);
-    } else {
-        e.push(&[0xC0]);
-        e.push(&offset(anchor, tab));
-    }
-}
-
 /// Table positions a literal cell records, cleared for every cell.
 #[derive(Default)]
 pub(super) struct Updates {
     pub(super) triple: [usize; 7],
     pub(super) pair: [usize; 7],
-}
-
-/// XXH32 accumulators after rows `i` and `i + 1` of an 8x8 cell: the first stripe of the
-/// hashes of the row pair, the row triple and (for row 0) the cell starting there.
-fn two_rows(buf: &[u8; 64], i: usize) -> [u32; 4] {
-    let s: &[u8; 16] = buf[8 * i..8 * i + 16].try_into().expect("two rows");
-    stripe(start(SEED), s)
-}
-
-fn cell8<T: Pos>(e: &mut Enc<T>, buf: &[u8; 64], hashes: &mut Hashes) {
-    let first = two_rows(buf, 0);
-    let mut v = first;
-    for s in buf[16..].chunks_exact(16) {
-        v = stripe(v, s.try_into().expect("stripe"));
-    }
-    let hcell = slot_of(avalanche(merge(v).wrapping_add(64)));
-    whole_cell(e, buf, hcell, hashes, (6, 7), |e, anchor, hs, upd| {
-        // Rows i..i+3 repeating, then rows i..i+2; both hashes of rows i.. share the first
-        // stripe, merged here.
-        let mut merged = [merge(first); 7];
-        for i in 0..6 {
-            if i > 0 {
-                merged[i] = merge(two_rows(buf, i));
-            }
-            let third = &buf[8 * i + 16..8 * i + 24];
-            let h = merged[i].wrapping_add(24);
-            let h = slot_of(avalanche(tail_word(tail_word(h, &third[..4]), &third[4..])));
-            let tab = e.triple[h].get();
-            if tab == 0 {
-                upd.triple[i] = anchor + 1 + 8 * i;
-                hs.triple[i] = h;
-            }
-            if rows_match(e, buf, anchor, i, 3, tab) {
-                return true;
-            }
-        }
-        merged[6] = merge(two_rows(buf, 6));
-        for (i, &m) in merged.iter().enumerate() {
-            let h = slot_of(avalanche(m.wrapping_add(16)));
-            let tab = e.pair[h].get();
-            if tab == 0 {
-                upd.pair[i] = anchor + 1 + 8 * i;
-                hs.pair[i] = h;
-            }
-            if rows_match(e, buf, anchor, i, 2, tab) {
-                return true;
-            }
-        }
-        false
-    });
-}
-
-/// Writes the 8x8 cell at `anchor` as rows `i..i + n` repeating the output at table
-/// position `tab` and the other rows as literals, if they do match; returns whether it did.
-#[inline(always)]
-fn rows_match<T: Pos>(
-    e: &mut Enc<T>,
-    buf: &[u8; 64],
-    anchor: usize,
-    i: usize,
-    n: usize,
-    tab: u32,
-) -> bool {
-    let start = 8 * i;
-    if !(e.holds(tab, &buf[start..start + 8 * n]) && near(anchor, start, tab)) {
-        return false;
-    }
-    let kind: u8 = if n == 3 { 21 } else { 17 };
-    e.push(&[(kind << 3) | i as u8]);
-    e.push(&offset(anchor, tab));
-    e.push(&buf[..start]);
-    e.push(&buf[start + 8 * n..]);
-    true
 }

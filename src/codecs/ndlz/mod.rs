@@ -12,6 +12,7 @@
 //!   the other rows as literals; the token says which rows (see [`decoder`]).
 
 mod cell4;
+mod cell8;
 mod decoder;
 mod encoder;
 #[cfg(test)]

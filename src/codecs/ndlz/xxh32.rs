@@ -7,7 +7,7 @@ const P3: u32 = 0xC2B2_AE3D;
 const P4: u32 = 0x27D4_EB2F;
 const P5: u32 = 0x1656_67B1;
 
-#[inline(always)]
+#[cfg(test)]
 fn lane(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
 }
@@ -28,20 +28,6 @@ pub(crate) fn start(seed: u32) -> [u32; 4] {
         seed,
         seed.wrapping_sub(P1),
     ]
-}
-
-/// The accumulators after one more 16-byte stripe.
-#[inline(always)]
-pub(crate) fn stripe(v: [u32; 4], s: &[u8; 16]) -> [u32; 4] {
-    stripe_words(
-        v,
-        [
-            lane(&s[0..4]),
-            lane(&s[4..8]),
-            lane(&s[8..12]),
-            lane(&s[12..16]),
-        ],
-    )
 }
 
 /// The accumulators after one more stripe given as four little-endian words.
@@ -70,12 +56,6 @@ pub(crate) fn merge(v: [u32; 4]) -> u32 {
         .wrapping_add(v[3].rotate_left(18))
 }
 
-/// Mixes one 4-byte word of the tail into `h`.
-#[inline(always)]
-pub(crate) fn tail_word(h: u32, w: &[u8]) -> u32 {
-    tail_u32(h, lane(w))
-}
-
 /// Mixes one 4-byte word of the tail, read little-endian, into `h`.
 #[inline(always)]
 pub(crate) fn tail_u32(h: u32, w: u32) -> u32 {
@@ -102,7 +82,15 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
     let mut h = if data.len() >= 16 {
         let mut v = start(seed);
         for s in stripes {
-            v = stripe(v, s.try_into().expect("16 bytes"));
+            v = stripe_words(
+                v,
+                [
+                    lane(&s[..4]),
+                    lane(&s[4..8]),
+                    lane(&s[8..12]),
+                    lane(&s[12..]),
+                ],
+            );
         }
         merge(v)
     } else {
@@ -112,7 +100,7 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
     let words = tail.chunks_exact(4);
     let bytes = words.remainder();
     for w in words {
-        h = tail_word(h, w);
+        h = tail_u32(h, lane(w));
     }
     for &b in bytes {
         h = h
