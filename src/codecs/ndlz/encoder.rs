@@ -8,27 +8,21 @@
 //! including which table entries a literal cell overwrites, are the reference's, so the
 //! output is the same byte for byte.
 
-use super::xxh32::{avalanche, merge, start, stripe, tail_word, xxh32};
 use super::MAX_DISTANCE;
+use super::{cell4, cell8};
 
 const TABLE: usize = 1 << 12;
 /// The seed of every hash.
-const SEED: u32 = 1;
+pub(super) const SEED: u32 = 1;
 
 /// The hash-table slot of a hash.
-fn slot_of(hash: u32) -> usize {
+pub(super) fn slot_of(hash: u32) -> usize {
     (hash >> 20) as usize
-}
-
-/// The hash-table slot of `bytes`.
-#[inline(always)]
-fn slot(bytes: &[u8]) -> usize {
-    slot_of(xxh32(bytes, SEED))
 }
 
 /// A position in the output as a table holds it: `u16` when every position of the block
 /// fits (half the table memory to clear), `u32` otherwise.
-trait Pos: Copy {
+pub(super) trait Pos: Copy {
     const ZERO: Self;
     fn get(self) -> u32;
     fn new(pos: usize) -> Self;
@@ -55,29 +49,53 @@ impl Pos for u32 {
 }
 
 /// Encoder state: the output written so far and the three hash tables.
-struct Enc<'a, 't, T> {
-    out: &'a mut [u8],
-    op: usize,
-    cell: &'t mut [T; TABLE],
-    triple: &'t mut [T; TABLE],
-    pair: &'t mut [T; TABLE],
+pub(super) struct Enc<'a, 't, T> {
+    pub(super) out: &'a mut [u8],
+    pub(super) op: usize,
+    pub(super) cell: &'t mut [T; TABLE],
+    pub(super) triple: &'t mut [T; TABLE],
+    pub(super) pair: &'t mut [T; TABLE],
 }
 
 impl<T: Pos> Enc<'_, '_, T> {
-    fn push(&mut self, bytes: &[u8]) {
+    pub(super) fn push(&mut self, bytes: &[u8]) {
         self.out[self.op..self.op + bytes.len()].copy_from_slice(bytes);
         self.op += bytes.len();
     }
 
-    /// Whether the output at table position `pos` (0 = empty) holds `bytes`.
-    #[inline(always)]
-    fn holds(&self, pos: u32, bytes: &[u8]) -> bool {
-        let p = pos as usize;
-        pos != 0 && self.out.get(p..p + bytes.len()) == Some(bytes)
+    /// Records the literal cell about to be written at `anchor` in the tables: its cell hash
+    /// slot `hcell` and the first `counts` row-triple and row-pair positions of `upd` (all of
+    /// them, zeros included, at the slots `hashes` holds, when the first is set).
+    pub(super) fn record_literal(
+        &mut self,
+        hcell: usize,
+        anchor: usize,
+        hashes: &Hashes,
+        upd: &Updates,
+        counts: (usize, usize),
+    ) {
+        self.cell[hcell] = T::new(anchor + 1);
+        if upd.triple[0] != 0 {
+            for h in 0..counts.0 {
+                self.triple[hashes.triple[h]] = T::new(upd.triple[h]);
+            }
+        }
+        if upd.pair[0] != 0 {
+            for h in 0..counts.1 {
+                self.pair[hashes.pair[h]] = T::new(upd.pair[h]);
+            }
+        }
     }
 
     /// Copies the padded border cell at `orig` (`rows` x `cols` items) as a literal.
-    fn padded(&mut self, input: &[u8], width: usize, orig: usize, rows: usize, cols: usize) {
+    pub(super) fn padded(
+        &mut self,
+        input: &[u8],
+        width: usize,
+        orig: usize,
+        rows: usize,
+        cols: usize,
+    ) {
         self.push(&[0]);
         for i in 0..rows {
             let at = orig + i * width;
@@ -87,13 +105,13 @@ impl<T: Pos> Enc<'_, '_, T> {
 }
 
 /// Offset stored for a match at table position `pos` seen from `anchor`.
-fn offset(anchor: usize, pos: u32) -> [u8; 2] {
+pub(super) fn offset(anchor: usize, pos: u32) -> [u8; 2] {
     ((anchor - pos as usize) as u16).to_le_bytes()
 }
 
 /// Whether a match found at `pos` for rows starting `row_off` bytes into the cell at
 /// `anchor` is near enough.
-fn near(anchor: usize, row_off: usize, pos: u32) -> bool {
+pub(super) fn near(anchor: usize, row_off: usize, pos: u32) -> bool {
     let d = anchor + row_off - pos as usize;
     d != 0 && d < MAX_DISTANCE
 }
@@ -133,7 +151,6 @@ fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mu
     e.push(&(bs[1] as i32).to_le_bytes());
     let stop = [bs[0].div_ceil(CELL), bs[1].div_ceil(CELL)];
     let mut hashes = Hashes::default();
-    let mut buf = [0u8; 64];
     let side = |n: usize, last: bool| {
         if last && !n.is_multiple_of(CELL) {
             n % CELL
@@ -144,26 +161,24 @@ fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mu
     for c0 in 0..stop[0] {
         let last0 = c0 == stop[0] - 1;
         let rows = side(bs[0], last0);
+        if rows == CELL {
+            let whole = if CELL == 4 {
+                cell4::stripe(&mut e, input, bs[1], c0 * 4 * bs[1], &mut hashes)
+            } else {
+                cell8::stripe(&mut e, input, bs[1], c0 * 8 * bs[1], &mut hashes)
+            };
+            if !whole {
+                return 0;
+            }
+            continue;
+        }
         for c1 in 0..stop[1] {
             if e.op + cell_size + 1 > limit {
                 return 0;
             }
             let orig = c0 * CELL * bs[1] + c1 * CELL;
             let cols = side(bs[1], c1 == stop[1] - 1);
-            if rows != CELL || cols != CELL {
-                e.padded(input, bs[1], orig, rows, cols);
-            } else {
-                for (i, row) in buf[..cell_size].chunks_exact_mut(CELL).enumerate() {
-                    let at = orig + i * bs[1];
-                    let src: &[u8; CELL] = input[at..at + CELL].try_into().expect("row");
-                    row.copy_from_slice(src);
-                }
-                if CELL == 4 {
-                    cell4(&mut e, &buf[..16], &mut hashes);
-                } else {
-                    cell8(&mut e, &buf, &mut hashes);
-                }
-            }
+            e.padded(input, bs[1], orig, rows, cols);
             if e.op > input.len() {
                 return 0;
             }
@@ -175,213 +190,14 @@ fn encode_with<const CELL: usize, T: Pos>(bs: [usize; 2], input: &[u8], out: &mu
 /// The table slots and positions a literal cell records (kept across cells, as only the
 /// positions are cleared for each cell).
 #[derive(Default)]
-struct Hashes {
-    triple: [usize; 6],
-    pair: [usize; 7],
-}
-
-/// Cell-level choice shared by both cell sizes, for the cell in `buf` whose hash-table slot
-/// is `hcell`: all-equal, whole-cell copy, or `rows` (which returns whether it wrote a row
-/// match). Writes a literal otherwise.
-fn whole_cell<T: Pos>(
-    e: &mut Enc<T>,
-    buf: &[u8],
-    hcell: usize,
-    hashes: &mut Hashes,
-    counts: (usize, usize),
-    rows: impl FnOnce(&mut Enc<T>, usize, &mut Hashes, &mut Updates) -> bool,
-) {
-    let anchor = e.op;
-    let tab = e.cell[hcell].get();
-    let cell_match = e.holds(tab, buf);
-    let distance = if cell_match { anchor - tab as usize } else { 0 };
-    if buf.iter().all(|&b| b == buf[0]) {
-        e.push(&[1 << 6, buf[0]]);
-    } else if distance == 0 || distance >= MAX_DISTANCE {
-        let mut upd = Updates::default();
-        if rows(e, anchor, hashes, &mut upd) {
-            return;
-        }
-        e.cell[hcell] = T::new(anchor + 1);
-        if upd.triple[0] != 0 {
-            for h in 0..counts.0 {
-                e.triple[hashes.triple[h]] = T::new(upd.triple[h]);
-            }
-        }
-        if upd.pair[0] != 0 {
-            for h in 0..counts.1 {
-                e.pair[hashes.pair[h]] = T::new(upd.pair[h]);
-            }
-        }
-        e.push(&[0]);
-        e.push(buf);
-    } else {
-        e.push(&[0xC0]);
-        e.push(&offset(anchor, tab));
-    }
+pub(super) struct Hashes {
+    pub(super) triple: [usize; 6],
+    pub(super) pair: [usize; 7],
 }
 
 /// Table positions a literal cell records, cleared for every cell.
 #[derive(Default)]
-struct Updates {
-    triple: [usize; 7],
-    pair: [usize; 7],
-}
-
-fn cell4<T: Pos>(e: &mut Enc<T>, buf: &[u8], hashes: &mut Hashes) {
-    let row = |i: usize| &buf[4 * i..4 * i + 4];
-    whole_cell(e, buf, slot(buf), hashes, (2, 3), |e, anchor, hs, upd| {
-        let mut pairbuf = [0u8; 8];
-        let set_pair = |a: usize, b: usize, p: &mut [u8; 8]| {
-            p[..4].copy_from_slice(row(a));
-            p[4..].copy_from_slice(row(b));
-        };
-        // Two pairs: rows 0 and j, then the other two rows.
-        for j in 1..4 {
-            set_pair(0, j, &mut pairbuf);
-            let tab = e.pair[slot(&pairbuf)].get();
-            if !(e.holds(tab, &pairbuf) && near(anchor, 0, tab)) {
-                continue;
-            }
-            let mut others = (1..4).filter(|&k| k != j);
-            let (l, m) = (others.next().unwrap_or(1), others.next().unwrap_or(2));
-            let mut second = [0u8; 8];
-            set_pair(l, m, &mut second);
-            let tab2 = e.pair[slot(&second)].get();
-            if e.holds(tab2, &second) && near(anchor, l * 4, tab2) {
-                e.push(&[(1 << 5) | (j << 3) as u8]);
-                e.push(&offset(anchor, tab));
-                e.push(&offset(anchor, tab2));
-                return true;
-            }
-        }
-        // Row triples.
-        for i in 0..2 {
-            for j in i + 1..3 {
-                for k in j + 1..4 {
-                    let mut t = [0u8; 12];
-                    t[..4].copy_from_slice(row(i));
-                    t[4..8].copy_from_slice(row(j));
-                    t[8..].copy_from_slice(row(k));
-                    let h = slot(&t);
-                    let tab = e.triple[h].get();
-                    if tab == 0 && j - i == 1 && k - j == 1 {
-                        upd.triple[i] = anchor + 1 + i * 4;
-                        hs.triple[i] = h;
-                    }
-                    if e.holds(tab, &t) && near(anchor, i * 4, tab) {
-                        let token = if i == 1 {
-                            7 << 5
-                        } else {
-                            (7 << 5) | ((j + k - 2) << 3)
-                        };
-                        e.push(&[token as u8]);
-                        e.push(&offset(anchor, tab));
-                        let l = (0..4).find(|&l| l != i && l != j && l != k).unwrap_or(0);
-                        e.push(row(l));
-                        return true;
-                    }
-                }
-            }
-        }
-        // Row pairs.
-        for i in 0..3 {
-            for j in i + 1..4 {
-                set_pair(i, j, &mut pairbuf);
-                let h = slot(&pairbuf);
-                let tab = e.pair[h].get();
-                if tab == 0 && j - i == 1 {
-                    upd.pair[i] = anchor + 1 + i * 4;
-                    hs.pair[i] = h;
-                }
-                if e.holds(tab, &pairbuf) && near(anchor, i * 4, tab) {
-                    let token = if i == 2 {
-                        1 << 7
-                    } else {
-                        (1 << 7) | (i << 5) | (j << 3)
-                    };
-                    e.push(&[token as u8]);
-                    e.push(&offset(anchor, tab));
-                    for k in (0..4).filter(|&k| k != i && k != j) {
-                        e.push(row(k));
-                    }
-                    return true;
-                }
-            }
-        }
-        false
-    });
-}
-
-/// XXH32 accumulators after rows `i` and `i + 1` of an 8x8 cell: the first stripe of the
-/// hashes of the row pair, the row triple and (for row 0) the cell starting there.
-fn two_rows(buf: &[u8; 64], i: usize) -> [u32; 4] {
-    let s: &[u8; 16] = buf[8 * i..8 * i + 16].try_into().expect("two rows");
-    stripe(start(SEED), s)
-}
-
-fn cell8<T: Pos>(e: &mut Enc<T>, buf: &[u8; 64], hashes: &mut Hashes) {
-    let first = two_rows(buf, 0);
-    let mut v = first;
-    for s in buf[16..].chunks_exact(16) {
-        v = stripe(v, s.try_into().expect("stripe"));
-    }
-    let hcell = slot_of(avalanche(merge(v).wrapping_add(64)));
-    whole_cell(e, buf, hcell, hashes, (6, 7), |e, anchor, hs, upd| {
-        // Rows i..i+3 repeating, then rows i..i+2; both hashes of rows i.. share the first
-        // stripe, merged here.
-        let mut merged = [merge(first); 7];
-        for i in 0..6 {
-            if i > 0 {
-                merged[i] = merge(two_rows(buf, i));
-            }
-            let third = &buf[8 * i + 16..8 * i + 24];
-            let h = merged[i].wrapping_add(24);
-            let h = slot_of(avalanche(tail_word(tail_word(h, &third[..4]), &third[4..])));
-            let tab = e.triple[h].get();
-            if tab == 0 {
-                upd.triple[i] = anchor + 1 + 8 * i;
-                hs.triple[i] = h;
-            }
-            if rows_match(e, buf, anchor, i, 3, tab) {
-                return true;
-            }
-        }
-        merged[6] = merge(two_rows(buf, 6));
-        for (i, &m) in merged.iter().enumerate() {
-            let h = slot_of(avalanche(m.wrapping_add(16)));
-            let tab = e.pair[h].get();
-            if tab == 0 {
-                upd.pair[i] = anchor + 1 + 8 * i;
-                hs.pair[i] = h;
-            }
-            if rows_match(e, buf, anchor, i, 2, tab) {
-                return true;
-            }
-        }
-        false
-    });
-}
-
-/// Writes the 8x8 cell at `anchor` as rows `i..i + n` repeating the output at table
-/// position `tab` and the other rows as literals, if they do match; returns whether it did.
-#[inline(always)]
-fn rows_match<T: Pos>(
-    e: &mut Enc<T>,
-    buf: &[u8; 64],
-    anchor: usize,
-    i: usize,
-    n: usize,
-    tab: u32,
-) -> bool {
-    let start = 8 * i;
-    if !(e.holds(tab, &buf[start..start + 8 * n]) && near(anchor, start, tab)) {
-        return false;
-    }
-    let kind: u8 = if n == 3 { 21 } else { 17 };
-    e.push(&[(kind << 3) | i as u8]);
-    e.push(&offset(anchor, tab));
-    e.push(&buf[..start]);
-    e.push(&buf[start + 8 * n..]);
-    true
+pub(super) struct Updates {
+    pub(super) triple: [usize; 7],
+    pub(super) pair: [usize; 7],
 }

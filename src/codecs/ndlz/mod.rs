@@ -11,6 +11,8 @@
 //! * otherwise some rows copied from an earlier literal cell (offset before the token) and
 //!   the other rows as literals; the token says which rows (see [`decoder`]).
 
+mod cell4;
+mod cell8;
 mod decoder;
 mod encoder;
 #[cfg(test)]

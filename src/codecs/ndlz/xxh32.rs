@@ -7,7 +7,7 @@ const P3: u32 = 0xC2B2_AE3D;
 const P4: u32 = 0x27D4_EB2F;
 const P5: u32 = 0x1656_67B1;
 
-#[inline(always)]
+#[cfg(test)]
 fn lane(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
 }
@@ -30,15 +30,21 @@ pub(crate) fn start(seed: u32) -> [u32; 4] {
     ]
 }
 
-/// The accumulators after one more 16-byte stripe.
+/// The accumulators after one more stripe given as four little-endian words.
 #[inline(always)]
-pub(crate) fn stripe(v: [u32; 4], s: &[u8; 16]) -> [u32; 4] {
+pub(crate) fn stripe_words(v: [u32; 4], w: [u32; 4]) -> [u32; 4] {
     [
-        round(v[0], lane(&s[0..4])),
-        round(v[1], lane(&s[4..8])),
-        round(v[2], lane(&s[8..12])),
-        round(v[3], lane(&s[12..16])),
+        round(v[0], w[0]),
+        round(v[1], w[1]),
+        round(v[2], w[2]),
+        round(v[3], w[3]),
     ]
+}
+
+/// The state before the tail of an input shorter than 16 bytes of `len` bytes.
+#[inline(always)]
+pub(crate) fn short_start(seed: u32, len: u32) -> u32 {
+    seed.wrapping_add(P5).wrapping_add(len)
 }
 
 /// The accumulators merged into one word (inputs of 16 bytes or more).
@@ -50,10 +56,10 @@ pub(crate) fn merge(v: [u32; 4]) -> u32 {
         .wrapping_add(v[3].rotate_left(18))
 }
 
-/// Mixes one 4-byte word of the tail into `h`.
+/// Mixes one 4-byte word of the tail, read little-endian, into `h`.
 #[inline(always)]
-pub(crate) fn tail_word(h: u32, w: &[u8]) -> u32 {
-    h.wrapping_add(lane(w).wrapping_mul(P3))
+pub(crate) fn tail_u32(h: u32, w: u32) -> u32 {
+    h.wrapping_add(w.wrapping_mul(P3))
         .rotate_left(17)
         .wrapping_mul(P4)
 }
@@ -69,14 +75,22 @@ pub(crate) fn avalanche(mut h: u32) -> u32 {
 }
 
 /// The XXH32 hash of `data` with `seed`.
-#[inline]
+#[cfg(test)]
 pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
     let stripes = data.chunks_exact(16);
     let tail = stripes.remainder();
     let mut h = if data.len() >= 16 {
         let mut v = start(seed);
         for s in stripes {
-            v = stripe(v, s.try_into().expect("16 bytes"));
+            v = stripe_words(
+                v,
+                [
+                    lane(&s[..4]),
+                    lane(&s[4..8]),
+                    lane(&s[8..12]),
+                    lane(&s[12..]),
+                ],
+            );
         }
         merge(v)
     } else {
@@ -86,7 +100,7 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
     let words = tail.chunks_exact(4);
     let bytes = words.remainder();
     for w in words {
-        h = tail_word(h, w);
+        h = tail_u32(h, lane(w));
     }
     for &b in bytes {
         h = h
@@ -99,7 +113,7 @@ pub(crate) fn xxh32(data: &[u8], seed: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::xxh32;
+    use super::{avalanche, merge, short_start, start, stripe_words, tail_u32, xxh32};
 
     #[test]
     fn known_values() {
@@ -111,5 +125,20 @@ mod tests {
             xxh32(b"Nobody inspects the spammish repetition", 0),
             0xE229_3B2F
         );
+    }
+
+    #[test]
+    fn word_pieces_match_the_byte_hash() {
+        let w = [0x0403_0201u32, 0x0807_0605, 0x0C0B_0A09, 0x100F_0E0D];
+        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let cell = avalanche(merge(stripe_words(start(7), w)).wrapping_add(16));
+        assert_eq!(cell, xxh32(&bytes, 7));
+        let pair = avalanche(tail_u32(tail_u32(short_start(7, 8), w[0]), w[1]));
+        assert_eq!(pair, xxh32(&bytes[..8], 7));
+        let triple = avalanche(tail_u32(
+            tail_u32(tail_u32(short_start(7, 12), w[0]), w[1]),
+            w[2],
+        ));
+        assert_eq!(triple, xxh32(&bytes[..12], 7));
     }
 }
