@@ -250,6 +250,11 @@ impl Prepared<'_> {
             if special == SPECIAL_VALUE && width > 0 && !self.blocksize.is_multiple_of(width) {
                 return Err(Error::Data);
             }
+            // So are NaN blocks that are not a whole number of items (found by the
+            // `differential` fuzz target).
+            if special == SPECIAL_NAN && ts > 0 && !self.blocksize.is_multiple_of(ts) {
+                return Err(Error::Data);
+            }
             special::fill(special, ts, value, j * self.blocksize, out)?;
             return Ok(out.len());
         }
