@@ -187,8 +187,8 @@ enum Comparable {
 /// What of `chunk`'s decoding is comparable (the documented differences):
 /// - c-blosc 1.x bitshuffled chunks whose size is not a multiple of the typesize: the
 ///   reference leaves the trailing `nbytes % typesize` bytes uninitialised (corpus
-///   manifest, `blosc1/b013_*`); open, the partial item ending such a chunk's last
-///   block, which the reference fills otherwise (`fuzz/open-findings/differential/`);
+///   manifest, `blosc1/b013_*`), and with DELTA it XORs the partial item ending the last
+///   block into what the destination held before the call (SECURITY.md);
 /// - instrumented chunks (blosc2 flags bit 7) decode to instrumentation records there;
 /// - lazy chunks: the reference does not check their `cbytes` against the source and
 ///   reads past it;
@@ -233,9 +233,8 @@ fn comparable(chunk: &[u8]) -> Comparable {
     let ts = usize::from(h.typesize);
     let nbytes = h.nbytes.max(0) as usize;
     if !h.is_extended() && h.flags & DOBITSHUFFLE != 0 {
-        // The partial item ending the chunk, and (open, `fuzz/open-findings/differential/`)
-        // the one ending its last block, which the reference's version-2 bit unshuffle
-        // fills otherwise.
+        // The partial item ending the chunk, and the one ending its last block, which the
+        // reference's version-2 bit unshuffle leaves unwritten in the destination.
         let (_, leftover) = h.nblocks();
         let last = if leftover > 0 {
             leftover
