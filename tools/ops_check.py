@@ -5,7 +5,8 @@ Loads our libblosc2 and the reference's into one process (ctypes) and runs the s
 random sequences of C API calls on a super-chunk of each library, on every storage kind
 (in memory, in-memory frame, frame file, sparse directory): appends, inserts, updates
 (data chunks and zero chunks), deletes, decompressions, get_chunk, get/set slices,
-reorders, copies (with the same and with other parameters) and fill_special. After each
+reorders, copies (with the same and with other parameters), fill_special, variable-length
+metalayers added or updated and (files and directories) closing and opening again. After each
 call the return values must be equal, and so must the public fields of both
 ``blosc2_schunk`` structs (as tools/fields_check.py reads them); at the end of each
 sequence the frames ``blosc2_schunk_to_buffer`` gives must be byte-identical.
@@ -50,7 +51,7 @@ class Case:
     """One super-chunk of one library, with the buffers its storage points to."""
 
     def __init__(self, lib, kind, path, cp):
-        self.lib, self.keep = lib, [cp]
+        self.lib, self.keep, self.path = lib, [cp], path
         dp = (ctypes.c_ubyte * 64)()
         struct.pack_into("<h", dp, 0, 1)
         st = (ctypes.c_ubyte * 40)()
@@ -74,6 +75,7 @@ def load(path):
     lib = fields_check.load(path)
     lib.blosc2_schunk_new.restype = ctypes.c_void_p
     lib.blosc2_schunk_copy.restype = ctypes.c_void_p
+    lib.blosc2_schunk_open.restype = ctypes.c_void_p
     lib.blosc2_create_cctx.restype = ctypes.c_void_p
     lib.blosc2_schunk_to_buffer.restype = ctypes.c_int64
     return lib
@@ -128,6 +130,15 @@ def step(case, op, a, p):
         f = fields_check.schunk_fields(copy)
         lib.blosc2_schunk_free(ctypes.c_void_p(copy))
         return f
+    if op == "vlmeta":
+        name, content = a["vlname"], a["slice_data"][:40]
+        if lib.blosc2_vlmeta_exists(sc, name) >= 0:
+            return lib.blosc2_vlmeta_update(sc, name, content, len(content), None)
+        return lib.blosc2_vlmeta_add(sc, name, content, len(content), None)
+    if op == "reopen":
+        lib.blosc2_schunk_free(sc)
+        case.sc = ctypes.c_void_p(lib.blosc2_schunk_open(case.path.encode()))
+        return case.sc.value is not None
     if op == "fill":
         return lib.blosc2_schunk_fill_special(sc, i64(a["nitems"]), ctypes.c_int(a["special"]),
                                               ctypes.c_int32(a["chunksize"]))
@@ -136,7 +147,7 @@ def step(case, op, a, p):
 
 OPS = ("append", "append", "append", "insert", "update", "insert zeros", "update zeros",
        "delete", "decompress", "get_chunk", "get_slice", "set_slice", "reorder", "copy",
-       "copy recompressed", "fill")
+       "copy recompressed", "fill", "reopen", "vlmeta")
 
 
 def trial(libs, rnd, tmp, steps):
@@ -170,10 +181,13 @@ def trial(libs, rnd, tmp, steps):
              "slice_data": bytes(rnd.randrange(256) for _ in range((stop - start) * typesize)),
              "order": rnd.sample(range(n), n), "typesize": typesize,
              "codec2": rnd.choice([0, 1, 5]), "special": rnd.choice([1, 2]),
-             "nitems": rnd.randrange(0, 5) * (cs // typesize), "chunksize": cs}
+             "nitems": rnd.randrange(0, 5) * (cs // typesize), "chunksize": cs,
+             "vlname": rnd.choice([b"v1", b"v2"])}
         if op == "fill" and (n or (a["special"] == 2 and typesize not in (4, 8))):
             continue
         if kind == "sparse-mem" and op in ("insert zeros", "update zeros", "fill"):
+            continue
+        if op == "reopen" and kind not in ("cframe-file", "sframe-dir"):
             continue
         if emptied and op in ("append", "insert", "insert zeros", "fill"):
             continue

@@ -13,7 +13,9 @@
  *    append, -19 insert);
  *  - a frame whose chunks were all deleted is header and trailer only; its header keeps
  *    the chunk size and (contiguous frames) the deleted chunk section's length, and it
- *    opens again, in memory and from a file, with that compressed size;
+ *    opens again, in memory and from a file, with that compressed size, taking its next
+ *    chunk after that much space; fill_special refuses it (-28), and a frame written anew
+ *    from it, opened again or not, says -1;
  *  - a chunk of no bytes appended first: a frame is then header and trailer only too (no
  *    data, no index), its chunk cannot be read (-3) nor deleted (-1), nothing more can be
  *    appended (-3), and a frame written anew from it fails (-23) unless it is the in-memory
@@ -142,6 +144,15 @@ static uint8_t *stored_frame(blosc2_schunk *sc, int kind, int64_t *len, bool *ne
   return frame;
 }
 
+/* The compressed size of chunk n of sc as stored. */
+static int64_t stored_cbytes(blosc2_schunk *sc, int64_t n) {
+  uint8_t *c = NULL;
+  bool nf = false;
+  int cb = blosc2_schunk_get_chunk(sc, n, &c, &nf);
+  if (nf) free(c);
+  return cb;
+}
+
 static void emptied_frame(int kind) {
   const char *ctx = fc_kind_names[kind];
   blosc2_cparams cp = fc_cparams(8);
@@ -172,14 +183,39 @@ static void emptied_frame(int kind) {
       if (copy) {
         CHECK_EQ(blosc2_schunk_append_buffer(again, g_src, SMALL), 1, "%s: append again", ctx);
         CHECK(fc_chunk_matches(again, 0, (const int32_t *)g_src, SMALL / 4), "%s: data", ctx);
+        CHECK_EQ(again->cbytes, section + stored_cbytes(again, 0), "%s: after the old section",
+                 ctx);
       }
       blosc2_schunk_free(again);
       free(dup);
     }
   }
   if (nf) free(frame);
+  if (fc_kind_contiguous(kind)) {
+    /* The kept chunk section counts: no longer empty for fill_special. */
+    CHECK_EQ(blosc2_schunk_fill_special(sc, SMALL, BLOSC2_SPECIAL_ZERO, SMALL),
+             BLOSC2_ERROR_FRAME_SPECIAL, "%s: fill_special on the emptied", ctx);
+  }
   char *path = sc->storage->urlpath ? strdup(sc->storage->urlpath) : NULL;
   REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 1, "%s: append after", ctx);
+  int64_t stored_cbytes_of_first = stored_cbytes(sc, 0);
+  if (path && kind == FC_CFRAME_FILE) {
+    /* Emptied and closed, then reopened: the next chunk still goes after the old section. */
+    REQUIRE(blosc2_schunk_delete_chunk(sc, 0) == 0, "%s: delete again", ctx);
+    blosc2_schunk_free(sc);
+    sc = blosc2_schunk_open(path);
+    REQUIRE(sc != NULL, "%s: reopen the emptied", ctx);
+    CHECK_EQ(sc->cbytes, section + stored_cbytes_of_first, "%s: reopened compressed size", ctx);
+    CHECK_EQ(sc->chunksize, SMALL, "%s: reopened chunk size", ctx);
+    bool nf2 = false;
+    uint8_t *anew = NULL;
+    int64_t len2 = blosc2_schunk_to_buffer(sc, &anew, &nf2);
+    REQUIRE(anew != NULL && len2 > 64, "%s: frame of the reopened", ctx);
+    CHECK_EQ(fc_rd32be(anew + 58), 0xffffffffu, "%s: written anew it says -1", ctx);
+    if (nf2) free(anew);
+    REQUIRE(blosc2_schunk_append_buffer(sc, g_src, SMALL) == 1, "%s: append reopened", ctx);
+    CHECK_EQ(sc->cbytes, section + 2 * stored_cbytes_of_first, "%s: after the old section", ctx);
+  }
   blosc2_schunk_free(sc);
   if (path) {
     blosc2_schunk *again = blosc2_schunk_open(path);

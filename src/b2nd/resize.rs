@@ -85,9 +85,6 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                 sc.delete_chunk(n as i64)?;
             }
         }
-        // An array left without chunks keeps the chunk size in its frames (unlike a
-        // super-chunk emptied by deletions), as the reference's.
-        sc.emptied = false;
         for (k, src) in sources.iter().enumerate() {
             if src.is_none() {
                 let k = k as i64;

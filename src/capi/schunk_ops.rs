@@ -476,7 +476,10 @@ pub unsafe extern "C" fn blosc2_schunk_fill_special(
                 if nitems < 0 || chunksize <= 0 {
                     return Err(Error::InvalidParam);
                 }
-                if b.core.nchunks() != 0 {
+                if nitems == 0 {
+                    return Ok(0);
+                }
+                if !b.core.is_pristine() {
                     return Err(Error::FrameSpecial);
                 }
                 let kind = match special_value {

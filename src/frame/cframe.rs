@@ -212,7 +212,7 @@ impl CFrame {
     pub fn open_per_op(io: Arc<dyn Io>, path: PathBuf, base: u64) -> Result<(CFrame, Opened)> {
         let stream = io.open(&path, OpenMode::Read)?;
         let (mut f, opened) = CFrame::open(stream, base)?;
-        let tail_at = base + f.header_len + f.chunks_len;
+        let tail_at = base + f.header_len + opened.section;
         let tail = read_vec(f.stream.reader()?, tail_at, base + f.frame_len - tail_at)?;
         let tlen = trailer::length_from_tail(&tail[tail.len().saturating_sub(TRAILER_MINLEN)..])?;
         let split = tail
@@ -246,6 +246,13 @@ impl CFrame {
                 }
             }
         }
+        // A frame emptied by deletions keeps its old chunk section's length in the header:
+        // the reference appends after that much space, so the next chunk goes there too.
+        let chunks_len = if opened.offsets.is_empty() && opened.header.nbytes == 0 {
+            opened.header.cbytes.max(0) as u64
+        } else {
+            chunks_len
+        };
         let mut f = CFrame::on(Backing::Held(stream), base);
         f.header_len = header_len;
         f.chunks_len = chunks_len;

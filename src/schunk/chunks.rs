@@ -473,7 +473,6 @@ impl SuperChunk {
         }
         self.nbytes -= i64::from(old_nbytes);
         self.cbytes -= old_cbytes;
-        self.emptied = self.nchunks() == 0;
         if cs > 0 && old_nbytes != cs && !was_last {
             self.make_variable()?;
         }

@@ -85,8 +85,6 @@ pub struct SuperChunk {
     pub(crate) out_buf: outbuf::OutBuf,
     /// The chunk the last read, append, insert, update or delete touched, until taken.
     pub(crate) touched: Option<i64>,
-    /// Whether deletions removed the last chunk (and none came since).
-    pub(crate) emptied: bool,
 }
 
 impl SuperChunk {
@@ -111,7 +109,6 @@ impl SuperChunk {
             synced: false,
             out_buf: outbuf::OutBuf::default(),
             touched: None,
-            emptied: false,
         }
     }
 

@@ -47,9 +47,10 @@ impl SuperChunk {
     /// than 255 bytes).
     fn copy_header(&mut self) -> Result<crate::frame::FrameHeader> {
         let mut h = self.frame_header();
-        // A super-chunk emptied by deletions keeps its chunk size (so does its own frame),
-        // but a frame written anew from it says "unset".
-        if self.emptied && self.nchunks() == 0 {
+        // A super-chunk emptied by deletions keeps its chunk size (so does its own frame,
+        // also when opened again), but a frame written anew from it says "unset" unless it
+        // has metalayers or vlmetalayers (the reference rewrites the header for those).
+        if self.nchunks() == 0 && self.metalayers().is_empty() && self.vlmetalayers.is_empty() {
             h.chunksize = -1;
         }
         let env = crate::global::env_nthreads();

@@ -210,6 +210,12 @@ impl SuperChunk {
         }
     }
 
+    /// Whether nothing was ever stored that still counts: no data and no compressed bytes
+    /// (a contiguous frame emptied by deletions keeps its chunk section's length).
+    pub fn is_pristine(&self) -> bool {
+        self.nbytes() == 0 && self.cbytes() == 0
+    }
+
     /// Fills an empty super-chunk with `nitems` items of a special value in chunks of
     /// `chunksize` bytes; returns the number of chunks.
     pub fn fill_special(&mut self, nitems: i64, kind: Special, chunksize: i32) -> Result<i64> {
@@ -217,14 +223,14 @@ impl SuperChunk {
         if nitems < 0 || chunksize <= 0 {
             return Err(Error::InvalidParam);
         }
-        if self.nchunks() != 0 {
+        if nitems == 0 {
+            return Ok(0);
+        }
+        if !self.is_pristine() {
             return Err(Error::FrameSpecial);
         }
         if i64::from(chunksize) % ts != 0 {
             return Err(self.special_error());
-        }
-        if nitems == 0 {
-            return Ok(0);
         }
         let total = nitems.checked_mul(ts).ok_or(Error::InvalidParam)?;
         let cs = i64::from(chunksize);
