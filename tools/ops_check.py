@@ -5,8 +5,9 @@ Loads our libblosc2 and the reference's into one process (ctypes) and runs the s
 random sequences of C API calls on a super-chunk of each library, on every storage kind
 (in memory, in-memory frame, frame file, sparse directory): appends, inserts, updates
 (data chunks and zero chunks), deletes, decompressions, get_chunk, get/set slices,
-reorders, copies (with the same and with other parameters), fill_special, variable-length
-metalayers added or updated and (files and directories) closing and opening again. After each
+reorders, copies (with the same and with other parameters), fill_special,
+metalayers (added or updated) and variable-length ones (added, updated or deleted), lazy
+chunks, frame lengths and (files and directories) closing and opening again. After each
 call the return values must be equal, and so must the public fields of both
 ``blosc2_schunk`` structs (as tools/fields_check.py reads them); at the end of each
 sequence the frames ``blosc2_schunk_to_buffer`` gives must be byte-identical.
@@ -17,7 +18,11 @@ back), super-chunks without a frame get no special chunks (it counts their compr
 bytes when they come in, not when they go), an in-memory frame whose chunks were all
 deleted gets no new chunks (it writes them after a gap of the deleted chunks' length
 whose bytes its frame leaves uninitialised), and fill_special uses zeros and NaNs only
-(its uninitialised chunks read whatever the heap held).
+(its uninitialised chunks read whatever the heap held), lazy chunks of memcpyed chunks are
+not compared (the reference's carry block starts from uninitialised memory; ours are the
+whole chunk), and metalayers go into frames
+only as their first operation (the reference corrupts a frame that held chunks when adding
+one).
 
 usage: ops_check.py OURS_SO REFERENCE_SO [TRIALS] [SEED]
 """
@@ -130,6 +135,20 @@ def step(case, op, a, p):
         f = fields_check.schunk_fields(copy)
         lib.blosc2_schunk_free(ctypes.c_void_p(copy))
         return f
+    if op == "meta":
+        name, content = a["vlname"], a["slice_data"][:8].ljust(8, b"-")
+        rc = lib.blosc2_meta_update(sc, name, content, len(content))
+        return rc if rc >= 0 else (rc, lib.blosc2_meta_add(sc, name, content, len(content)))
+    if op == "vlmeta delete":
+        return lib.blosc2_vlmeta_delete(sc, a["vlname"])
+    if op == "lazychunk":
+        c, nf = ctypes.c_void_p(), ctypes.c_bool()
+        rc = lib.blosc2_schunk_get_lazychunk(sc, i64(a["k"]), ctypes.byref(c), ctypes.byref(nf))
+        if rc >= 32 and ctypes.string_at(c, 3)[2] & 0x02:
+            return "memcpyed"
+        return rc
+    if op == "frame_len":
+        return lib.blosc2_schunk_frame_len(sc)
     if op == "vlmeta":
         name, content = a["vlname"], a["slice_data"][:40]
         if lib.blosc2_vlmeta_exists(sc, name) >= 0:
@@ -147,7 +166,8 @@ def step(case, op, a, p):
 
 OPS = ("append", "append", "append", "insert", "update", "insert zeros", "update zeros",
        "delete", "decompress", "get_chunk", "get_slice", "set_slice", "reorder", "copy",
-       "copy recompressed", "fill", "reopen", "vlmeta")
+       "copy recompressed", "fill", "reopen", "vlmeta", "vlmeta delete", "meta", "lazychunk",
+       "frame_len")
 
 
 def trial(libs, rnd, tmp, steps):
@@ -188,6 +208,11 @@ def trial(libs, rnd, tmp, steps):
         if kind == "sparse-mem" and op in ("insert zeros", "update zeros", "fill"):
             continue
         if op == "reopen" and kind not in ("cframe-file", "sframe-dir"):
+            continue
+        # Metalayers go into a frame's header: the reference corrupts a frame that ever held
+        # chunks when adding one (its next to_buffer fails, -23, and opening it crashes).
+        fresh = cases[1].fields()["nbytes"] == 0 and cases[1].fields()["cbytes"] == 0
+        if op == "meta" and kind != "sparse-mem" and not (fresh and not done):
             continue
         if emptied and op in ("append", "insert", "insert zeros", "fill"):
             continue

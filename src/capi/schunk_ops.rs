@@ -40,10 +40,11 @@ unsafe fn take_chunk(
     Ok(r)
 }
 
-/// Records, as the reference does, the chunk a slice ending at item `stop` read last.
-fn set_current_to_last(b: &mut SchunkBox, stop: i64) {
+/// Records, as the reference does, the chunk a slice of items `start..stop` read last (an
+/// empty slice reads none).
+fn set_current_to_last(b: &mut SchunkBox, start: i64, stop: i64) {
     let items = i64::from(b.core.chunksize()) / i64::from(b.core.typesize().max(1));
-    if items > 0 && stop > 0 {
+    if items > 0 && stop > 0 && stop > start {
         b.c.current_nchunk = (stop - 1) / items;
     }
 }
@@ -349,7 +350,7 @@ pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
                 let len = slice_len(b.core.typesize(), start, stop)?;
                 let buf = bytes_mut(buffer, len).ok_or(Error::NullPointer)?;
                 b.core.get_slice(start, stop, buf)?;
-                set_current_to_last(b, stop);
+                set_current_to_last(b, start, stop);
                 Ok(0)
             })
         })
@@ -374,7 +375,7 @@ pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
                 let len = slice_len(b.core.typesize(), start, stop)?;
                 let buf = bytes(buffer, len).ok_or(Error::NullPointer)?;
                 b.core.set_slice(start, stop, buf)?;
-                set_current_to_last(b, stop);
+                set_current_to_last(b, start, stop);
                 Ok(0)
             })
         })
