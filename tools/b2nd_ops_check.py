@@ -6,7 +6,8 @@ Loads our libblosc2 and the reference's into one process (ctypes), creates the s
 frame, in a frame file or a sparse directory) and runs the same random sequence of
 b2nd calls on both: get/set slices, orthogonal and sparse reads, resize (growing and
 shrinking, at the end or at a start), insert, append, delete, copy and get_slice into
-new arrays. After each call the return values, the data read, and the public fields of
+new arrays, variable-length metalayers, a round trip through a contiguous frame, and
+(files and directories) closing and opening again. After each call the return values, the data read, and the public fields of
 both ``b2nd_array_t`` structs and their super-chunks must be equal; at the end of each
 sequence the array's contents (``b2nd_to_cbuffer``) and its frame (``b2nd_to_cframe``)
 must be identical.
@@ -149,6 +150,30 @@ def step(L, a, op, x, g, tmp, side):
         return lib.b2nd_insert(a, buf, I64(size), ctypes.c_int8(x["axis"]), I64(x["where"]))
     if op == "delete":
         return lib.b2nd_delete(a, ctypes.c_int8(x["axis"]), I64(x["where"]), I64(x["count"]))
+    if op == "reopen":
+        lib.b2nd_free(a)
+        out = ctypes.c_void_p()
+        rc = lib.b2nd_open(os.path.join(tmp, "a%d.b2nd" % side).encode(), ctypes.byref(out))
+        a.value = out.value
+        return rc
+    if op == "vlmeta":
+        sc = ctypes.c_void_p.from_address(a.value)
+        name, content = x["vlname"], x["bytes"][:24]
+        if lib.blosc2_vlmeta_exists(sc, name) >= 0:
+            return lib.blosc2_vlmeta_update(sc, name, content, len(content), None)
+        return lib.blosc2_vlmeta_add(sc, name, content, len(content), None)
+    if op == "cframe":
+        p, size, nf = ctypes.c_void_p(), I64(), ctypes.c_bool()
+        rc = lib.b2nd_to_cframe(a, ctypes.byref(p), ctypes.byref(size), ctypes.byref(nf))
+        if rc != 0:
+            return rc
+        out = ctypes.c_void_p()
+        rc = lib.b2nd_from_cframe(p, size, ctypes.c_bool(True), ctypes.byref(out))
+        if rc != 0:
+            return rc
+        st = state(lib, out)
+        lib.b2nd_free(out)
+        return st
     if op in ("copy", "get_slice_array"):
         path = None
         if g["kind"] in ("cframe-file", "sframe-dir"):
@@ -173,7 +198,7 @@ def step(L, a, op, x, g, tmp, side):
 
 
 OPS = ("get_slice", "get_slice", "set_slice", "set_slice", "orthogonal", "sparse", "resize",
-       "insert", "append", "delete", "copy", "get_slice_array")
+       "insert", "append", "delete", "copy", "get_slice_array", "reopen", "vlmeta", "cframe")
 
 
 def arguments(rnd, shape, g):
@@ -198,7 +223,7 @@ def arguments(rnd, shape, g):
             "coords": [rnd.randrange(nitems) for _ in range(min(nitems, 4))],
             "count": rnd.choice([rnd.randrange(1, g["chunkshape"][axis] + 2),
                                  g["chunkshape"][axis] * rnd.randrange(1, 3)]),
-            "where": rnd.randrange(shape[axis] + 1),
+            "where": rnd.randrange(shape[axis] + 1), "vlname": rnd.choice([b"v1", b"v2"]),
             "bytes": bytes(rnd.randrange(256) if rnd.random() < 0.3 else 0
                            for _ in range(20000))}
 
@@ -232,6 +257,13 @@ def trial(libs, rnd, tmp):
         return ["%s: created %d / %d" % (what, arrays[0][0], arrays[1][0])]
     if arrays[0][0] != 0:
         return []
+    made = [fields_check.array_fields(a.value) for _, a in arrays]
+    if g["kind"] == "sparse-mem":
+        for f in made:
+            f.pop("sc.cbytes")
+    if made[0] != made[1]:
+        return ["%s: created -> %s" % (what, {k: (made[0][k], made[1].get(k)) for k in made[0]
+                                              if made[0][k] != made[1].get(k)})]
     done = []
     try:
         for _ in range(10):
@@ -239,6 +271,8 @@ def trial(libs, rnd, tmp):
             op = rnd.choice(OPS)
             x = arguments(rnd, shape, g)
             c = g["chunkshape"][x["axis"]]
+            if op == "reopen" and g["kind"] not in ("cframe-file", "sframe-dir"):
+                continue
             if op == "append" and shape[x["axis"]] % c:
                 continue
             if op in ("insert", "append") and (0 in shape or x["count"] % c):

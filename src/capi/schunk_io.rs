@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::ffi::code64;
 use super::ffi::{c_str, guard};
-use super::schunk::{schunk_box, with_schunk};
+use super::schunk::{schunk_box, with_schunk, SchunkBox};
 use super::schunk_ops::malloc_copy;
 use super::types::{blosc2_cparams, blosc2_dparams, blosc2_schunk};
 use crate::error::{Error, Result};
@@ -34,7 +34,8 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
                     *needs_free = false;
                     return Ok(live.len() as i64);
                 }
-                let v = b.core.to_cframe().map_err(|_| Error::SchunkCopy)?;
+                let v =
+                    tracking_current(b, |core| core.to_cframe()).map_err(|_| Error::SchunkCopy)?;
                 *cframe = malloc_copy(&v)?;
                 *needs_free = true;
                 Ok(v.len() as i64)
@@ -57,7 +58,25 @@ unsafe fn with_path(
         return i64::from(Error::InvalidParam.code());
     };
     // SAFETY: forwarded caller guarantees.
-    code64(unsafe { with_schunk(schunk, |b| f(&mut b.core, Path::new(p))) })
+    code64(unsafe {
+        with_schunk(schunk, |b| {
+            tracking_current(b, |core| f(core, Path::new(p)))
+        })
+    })
+}
+
+/// Runs `f` on the core super-chunk, then points `current_nchunk` at the last chunk it
+/// read, as the reference does when it writes a frame anew from every chunk.
+fn tracking_current<T>(
+    b: &mut SchunkBox,
+    f: impl FnOnce(&mut SuperChunk) -> Result<T>,
+) -> Result<T> {
+    b.core.take_touched();
+    let r = f(&mut b.core);
+    if let Some(n) = b.core.take_touched() {
+        b.c.current_nchunk = n;
+    }
+    r
 }
 
 /// Writes the super-chunk as a contiguous frame file (a `file:///` prefix is dropped, as in

@@ -489,10 +489,10 @@ pub unsafe extern "C" fn blosc2_schunk_fill_special(
                     4 => Special::Uninit,
                     _ => return Err(b.core.special_error()),
                 };
+                b.core.take_touched();
                 let n = b.core.fill_special(nitems, kind, chunksize)?;
-                // Without a frame the reference appends the chunks one by one.
-                if n > 0 && !b.core.has_frame() {
-                    b.c.current_nchunk = n - 1;
+                if let Some(t) = b.core.take_touched() {
+                    b.c.current_nchunk = t;
                 }
                 Ok(n)
             })

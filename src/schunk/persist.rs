@@ -102,6 +102,10 @@ impl SuperChunk {
             });
         }
         f.commit(header, &offs, &self.vlmetalayers)?;
+        // The reference reads every chunk, the last one last.
+        if self.nchunks() > 0 {
+            self.touched = Some(self.nchunks() - 1);
+        }
         Ok(f)
     }
 
@@ -136,6 +140,11 @@ impl SuperChunk {
             io.open(path, OpenMode::Create)?
         };
         let base = stream.size()?;
+        // An in-memory frame goes as it is, as `to_file` writes it.
+        if let Some(bytes) = self.frame_bytes() {
+            stream.write_at(base, bytes)?;
+            return i64::try_from(base).map_err(|_| Error::FileWrite);
+        }
         self.write_cframe(stream, base)?;
         i64::try_from(base).map_err(|_| Error::FileWrite)
     }
@@ -179,6 +188,9 @@ impl SuperChunk {
             let k = self.decompress_chunk(n, &mut buf)?;
             out.append_buffer(&buf[..k])?;
         }
+        if self.nchunks() > 0 {
+            self.touched = Some(self.nchunks() - 1);
+        }
         out.keep_chunksize_of(self)?;
         Ok(out)
     }
@@ -201,6 +213,9 @@ impl SuperChunk {
         for n in 0..self.nchunks() {
             let c = self.stored(n)?.into_owned();
             out.append_chunk(&c)?;
+        }
+        if self.nchunks() > 0 {
+            self.touched = Some(self.nchunks() - 1);
         }
         out.keep_chunksize_of(self)?;
         Ok(out)

@@ -260,6 +260,10 @@ impl SuperChunk {
                 self.nbytes = total;
                 self.cbytes = 32 * n;
                 self.tick += 1;
+                // The reference appends them one by one, the last one last.
+                if n > 0 {
+                    self.touched = Some(n - 1);
+                }
             }
         }
         Ok(n)
