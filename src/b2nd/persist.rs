@@ -36,10 +36,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         if path.exists() {
             return Err(Error::Failure);
         }
-        if contiguous {
-            self.schunk_mut().to_file(path)?;
-            return Ok(());
-        }
+        // As the reference: a copy of the super-chunk into the new storage.
         let storage = Storage {
             contiguous,
             urlpath: Some(path.to_path_buf()),

@@ -216,6 +216,7 @@ pub(crate) unsafe fn with_array<T>(
             if let Some(n) = b.core.take_touched() {
                 b.c.current_nchunk = n;
             }
+            b.sync_meta_if_changed();
             r
         })
     };

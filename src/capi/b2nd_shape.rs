@@ -5,8 +5,8 @@
 use std::ffi::{c_int, c_void};
 
 use super::b2nd_array::{array_into_c, free_array, put, with_array, CoreArray};
-use super::b2nd_create::{new_special, rc};
-use super::b2nd_ctx::{ctx_mut, read_values};
+use super::b2nd_create::rc;
+use super::b2nd_ctx::read_values;
 use super::b2nd_view;
 use super::ffi::{bytes, bytes_mut, guard};
 use super::types::{b2nd_array_t, b2nd_context_t, blosc2_io};
@@ -14,7 +14,6 @@ use crate::b2nd::concat::concat_shape;
 use crate::b2nd::meta::MAX_DIM;
 use crate::b2nd::{Array, Geometry};
 use crate::error::{Error, Result};
-use crate::special::Special;
 
 /// The number of dimensions of a C array.
 ///
@@ -163,8 +162,8 @@ unsafe fn content_of(array: *const b2nd_array_t) -> Result<(Vec<u8>, Vec<i64>)> 
     }
 }
 
-/// Concatenates `src2` after `src1` along `axis`: into a new array made from `ctx` (its
-/// shape replaced) when `copy`, else by enlarging `src1`, which `*array` then points to.
+/// Concatenates `src2` after `src1` along `axis`: into a copy of `src1` made from `ctx`
+/// and enlarged when `copy`, else by enlarging `src1`, which `*array` then points to.
 ///
 /// # Safety
 /// `ctx` NULL or live; `src1`, `src2` NULL or live; `array` NULL or writable.
@@ -179,9 +178,7 @@ pub unsafe extern "C" fn b2nd_concatenate(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         rc((|| {
-            // SAFETY: forwarded caller guarantee.
-            let ctx = unsafe { ctx_mut(ctx) }.ok_or(Error::NullPointer)?;
-            if src1.is_null() || src2.is_null() || array.is_null() {
+            if ctx.is_null() || src1.is_null() || src2.is_null() || array.is_null() {
                 return Err(Error::NullPointer);
             }
             let axis = axis_of(axis)?;
@@ -218,21 +215,19 @@ pub unsafe extern "C" fn b2nd_concatenate(
                 unsafe { put(array, src1.cast_mut()) };
                 return Ok(());
             }
-            if ctx.geometry.ndim() != shape.len() {
-                return Err(Error::InvalidParam);
-            }
-            ctx.set_shape(&shape)?;
-            let dest = new_special(ctx, Special::Zeros)?;
+            // As the reference: a copy of `src1` made from `ctx`, enlarged, then `src2`.
+            let mut dest = std::ptr::null_mut();
+            // SAFETY: forwarded caller guarantees; `dest` is a local out-pointer.
+            unsafe { super::b2nd_slice::copy_impl(ctx, src1, &mut dest) }?;
             let fill = || -> Result<()> {
-                let origin = vec![0i64; shape.len()];
-                // SAFETY: `dest` was just created; `src1` is live and another array.
+                // SAFETY: `dest` was just created.
                 let aligned = unsafe {
                     with_array(dest, |d| {
-                        with_array(src1, |s| d.fill_from(s, &origin))?;
+                        d.resize(&shape, None)?;
                         Ok(d.chunks_align(&g2, axis, offset))
                     })
                 }?;
-                // SAFETY: as above.
+                // SAFETY: `src2` is live.
                 let second = unsafe { second_of(src2, aligned) }?;
                 // SAFETY: as above.
                 unsafe { with_array(dest, |d| second.put(d, &g2, axis, offset)) }

@@ -199,7 +199,7 @@ pub unsafe extern "C" fn b2nd_copy(
 ///
 /// # Safety
 /// As for [`b2nd_copy`].
-unsafe fn copy_impl(
+pub(crate) unsafe fn copy_impl(
     ctx: *mut b2nd_context_t,
     src: *const b2nd_array_t,
     array: *mut *mut b2nd_array_t,

@@ -221,6 +221,18 @@ impl SchunkBox {
         }
     }
 
+    /// Rebuilds the metalayer mirrors when the core's metalayers changed since.
+    pub(crate) fn sync_meta_if_changed(&mut self) {
+        let same = |mirrors: &[MetaMirror], metas: &[crate::frame::Meta]| {
+            mirrors.len() == metas.len() && mirrors.iter().zip(metas).all(|(a, m)| a.mirrors(m))
+        };
+        if !same(&self.metas, self.core.metalayers())
+            || !same(&self.vlmetas, self.core.vlmetalayers())
+        {
+            self.sync_meta();
+        }
+    }
+
     /// Rebuilds the metalayer mirrors.
     pub(crate) fn sync_meta(&mut self) {
         let old_vlmetas = self.vlmetas.len();

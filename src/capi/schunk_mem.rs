@@ -115,6 +115,11 @@ impl MetaMirror {
             _content: content,
         }
     }
+
+    /// Whether this mirrors the content of `m` (names never change in place).
+    pub(crate) fn mirrors(&self, m: &Meta) -> bool {
+        self._content == m.content
+    }
 }
 
 /// Bytes the reference adds to `schunk->data_len` whenever the pointer array is full.
