@@ -233,11 +233,7 @@ def step(L, a, op, x, g, tmp, side):
 
 
 OPS = ("get_slice", "get_slice", "set_slice", "set_slice", "orthogonal", "sparse", "resize",
-       "insert", "append", "delete", "copy", "get_slice_array", "reopen", "vlmeta", "cframe")
-# Operations that still differ in some sequences (work in progress): run with
-# B2ND_OPS_EXTRA=1.
-if os.environ.get("B2ND_OPS_EXTRA"):
-    OPS += ("set_orthogonal", "concatenate", "save")
+       "insert", "append", "delete", "copy", "get_slice_array", "reopen", "vlmeta", "cframe", "set_orthogonal", "concatenate", "save")
 
 
 def arguments(rnd, shape, g):

@@ -3,6 +3,7 @@
 use std::borrow::BorrowMut;
 
 use super::array::Array;
+use super::copy::{copy_box, Side};
 use super::geometry::{c_strides, flatten};
 use super::Geometry;
 use crate::error::{Error, Result};
@@ -39,6 +40,46 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
             .map(|(&s, &e)| s.checked_add(e).ok_or(Error::InvalidParam))
             .collect::<Result<Vec<i64>>>()?;
         self.set_slice_buffer(start, &stop, buf, shape)
+    }
+
+    /// Writes `buf`, the C-order items of an array of geometry `other`, starting `offset`
+    /// items along `axis`, one chunk of `other` after the other (as the reference copies
+    /// the second array of a concatenation, which decides the order of the chunks in a
+    /// frame).
+    pub fn put_items(
+        &mut self,
+        buf: &[u8],
+        other: &Geometry,
+        axis: usize,
+        offset: i64,
+    ) -> Result<()> {
+        let ts = self.typesize() as usize;
+        let shape = other.shape().to_vec();
+        let zeros = vec![0i64; shape.len()];
+        let mut sub = Vec::new();
+        for c in 0..other.nchunks() {
+            let (lo, hi) = other.chunk_box(&other.chunk_coords(c));
+            let ext: Vec<i64> = (0..shape.len())
+                .map(|d| hi[d].min(shape[d]) - lo[d])
+                .collect();
+            if ext.iter().any(|&e| e <= 0) {
+                continue;
+            }
+            sub.resize(ext.iter().product::<i64>() as usize * ts, 0);
+            let from = Side {
+                shape: &shape,
+                start: &lo,
+            };
+            let to = Side {
+                shape: &ext,
+                start: &zeros,
+            };
+            copy_box(ts, &ext, buf, from, &mut sub, to)?;
+            let mut at = lo;
+            at[axis] = at[axis].checked_add(offset).ok_or(Error::InvalidParam)?;
+            self.write_box(&sub, &ext, &at)?;
+        }
+        Ok(())
     }
 
     /// Enlarges this array along `axis` with `other`, the C-order content of an array of

@@ -220,7 +220,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                 tmp[off * ts..(off + 1) * ts].copy_from_slice(&buf[k * ts..(k + 1) * ts]);
             }
             let ext: Vec<i64> = p.lo.iter().zip(&p.hi).map(|(a, b)| b - a).collect();
-            self.set_slice_buffer(&p.lo, &p.hi, &tmp, &ext)?;
+            self.write_slice(&p.lo, &p.hi, &tmp, &ext, false)?;
         }
         Ok(())
     }

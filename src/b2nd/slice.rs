@@ -262,7 +262,8 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                 let unclipped = (0..n).all(|d| {
                     part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
                 });
-                if c_order && unclipped && part.is_whole() {
+                let whole = part.is_whole();
+                if c_order && unclipped && whole {
                     let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
                     if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
                         self.read_chunk(part.n, None, &mut buf[off..off + cb])?;
@@ -305,6 +306,20 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         buf: &[u8],
         bufshape: &[i64],
     ) -> Result<()> {
+        self.write_slice(start, stop, buf, bufshape, true)
+    }
+
+    /// [`Self::set_slice_buffer`]; a chunk the slice covers whole is written anew (zeros in
+    /// its padding) when `anew`, else read and rewritten like the others, as the
+    /// reference's orthogonal writes do.
+    pub(crate) fn write_slice(
+        &mut self,
+        start: &[i64],
+        stop: &[i64],
+        buf: &[u8],
+        bufshape: &[i64],
+        anew: bool,
+    ) -> Result<()> {
         self.refresh()?;
         self.check_buffer(start, stop, bufshape, buf.len())?;
         let ts = self.typesize() as usize;
@@ -327,20 +342,21 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                 let unclipped = (0..n).all(|d| {
                     part.chunk_stop[d] - part.chunk_start[d] == i64::from(g.chunkshape()[d])
                 });
-                if c_order && unclipped && part.is_whole() {
+                let whole = anew && part.is_whole();
+                if c_order && unclipped && whole {
                     let extent: Vec<i64> = g.chunkshape().iter().map(|&c| i64::from(c)).collect();
                     if let Some(off) = contiguous_offset(bufshape, &corner, &extent, ts) {
                         self.write_chunk(part.n, &buf[off..off + cb])?;
                         continue;
                     }
                 }
-                let data = if part.is_whole() {
+                let data = if whole {
                     self.check_stored_len(part.n, cb)?;
                     pad.get(cb)?
                 } else {
                     self.read_chunk_pad(part.n, None, pad, cb)?
                 };
-                if part.is_whole()
+                if whole
                     && !(unclipped
                         && g.extchunkshape()
                             .iter()

@@ -257,11 +257,7 @@ impl Second {
     fn put(&self, a: &mut CoreArray, g2: &Geometry, axis: usize, offset: i64) -> Result<()> {
         match self {
             Second::Chunks(c) => a.put_chunks(c, g2, axis, offset),
-            Second::Items(buf) => {
-                let mut at = vec![0i64; g2.ndim()];
-                at[axis] = offset;
-                a.write_box(buf, g2.shape(), &at)
-            }
+            Second::Items(buf) => a.put_items(buf, g2, axis, offset),
         }
     }
 }
