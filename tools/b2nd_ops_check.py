@@ -6,7 +6,8 @@ Loads our libblosc2 and the reference's into one process (ctypes), creates the s
 frame, in a frame file or a sparse directory) and runs the same random sequence of
 b2nd calls on both: get/set slices, orthogonal and sparse reads, resize (growing and
 shrinking, at the end or at a start), insert, append, delete, copy and get_slice into
-new arrays, orthogonal writes, concatenation with itself, saving (the files compared),
+new arrays, orthogonal writes, concatenation with itself (into a new array and in
+place), saving (the files compared),
 variable-length metalayers, a round trip through a contiguous frame, and (files and
 directories) closing and opening again. Arrays start from a buffer, zeros, NaNs or a fill
 value. After each call the return values, the data read, and the public fields of
@@ -155,6 +156,16 @@ def step(L, a, op, x, g, tmp, side):
         st = state(lib, out)
         lib.b2nd_free(out)
         return st
+    if op == "concatenate in place":
+        other, out = ctypes.c_void_p(), ctypes.c_void_p()
+        ctx = L.ctx(g, g["shape"], None)
+        rc = lib.b2nd_copy(ctx, a, ctypes.byref(other))
+        if rc == 0:
+            rc = lib.b2nd_concatenate(ctx, a, other, ctypes.c_int8(x["axis"]),
+                                      ctypes.c_bool(False), ctypes.byref(out))
+            lib.b2nd_free(other)
+        lib.b2nd_free_ctx(ctx)
+        return rc, out.value == a.value if rc == 0 else None
     if op == "save":
         path = os.path.join(tmp, "save%d.b2nd" % side)
         shutil.rmtree(path, ignore_errors=True)
@@ -233,7 +244,8 @@ def step(L, a, op, x, g, tmp, side):
 
 
 OPS = ("get_slice", "get_slice", "set_slice", "set_slice", "orthogonal", "sparse", "resize",
-       "insert", "append", "delete", "copy", "get_slice_array", "reopen", "vlmeta", "cframe", "set_orthogonal", "concatenate", "save")
+       "insert", "append", "delete", "copy", "get_slice_array", "reopen", "vlmeta", "cframe", "set_orthogonal", "concatenate", "concatenate in place",
+       "save")
 
 
 def arguments(rnd, shape, g):
