@@ -7,7 +7,8 @@ random sequences of C API calls on a super-chunk of each library, on every stora
 (data chunks and zero chunks), deletes, decompressions, get_chunk, get/set slices,
 reorders, copies (with the same and with other parameters), fill_special,
 metalayers (added or updated) and variable-length ones (added, updated or deleted), lazy
-chunks, frame lengths and (files and directories) closing and opening again. After each
+chunks, frame lengths, frames written to a file or appended to one (the file's bytes and
+the super-chunk opened from it compared) and (files and directories) closing and opening again. After each
 call the return values must be equal, and so must the public fields of both
 ``blosc2_schunk`` structs (as tools/fields_check.py reads them); at the end of each
 sequence the frames ``blosc2_schunk_to_buffer`` gives must be byte-identical.
@@ -57,6 +58,7 @@ class Case:
 
     def __init__(self, lib, kind, path, cp):
         self.lib, self.keep, self.path = lib, [cp], path
+        self.scratch = None
         dp = (ctypes.c_ubyte * 64)()
         struct.pack_into("<h", dp, 0, 1)
         st = (ctypes.c_ubyte * 40)()
@@ -81,6 +83,7 @@ def load(path):
     lib.blosc2_schunk_new.restype = ctypes.c_void_p
     lib.blosc2_schunk_copy.restype = ctypes.c_void_p
     lib.blosc2_schunk_open.restype = ctypes.c_void_p
+    lib.blosc2_schunk_open_offset.restype = ctypes.c_void_p
     lib.blosc2_create_cctx.restype = ctypes.c_void_p
     lib.blosc2_schunk_to_buffer.restype = ctypes.c_int64
     return lib
@@ -158,6 +161,20 @@ def step(case, op, a, p):
         lib.blosc2_schunk_free(sc)
         case.sc = ctypes.c_void_p(lib.blosc2_schunk_open(case.path.encode()))
         return case.sc.value is not None
+    if op in ("to_file", "append_file"):
+        path = case.scratch
+        if op == "to_file" and os.path.exists(path):
+            os.remove(path)
+        call = lib.blosc2_schunk_to_file if op == "to_file" else lib.blosc2_schunk_append_file
+        at = call(sc, path.encode())
+        if at < 0:
+            return at
+        back = lib.blosc2_schunk_open_offset(path.encode(), i64(0 if op == "to_file" else at))
+        if not back:
+            return at, None
+        f = fields_check.schunk_fields(back)
+        lib.blosc2_schunk_free(ctypes.c_void_p(back))
+        return at, f, open(path, "rb").read()
     if op == "fill":
         return lib.blosc2_schunk_fill_special(sc, i64(a["nitems"]), ctypes.c_int(a["special"]),
                                               ctypes.c_int32(a["chunksize"]))
@@ -167,7 +184,7 @@ def step(case, op, a, p):
 OPS = ("append", "append", "append", "insert", "update", "insert zeros", "update zeros",
        "delete", "decompress", "get_chunk", "get_slice", "set_slice", "reorder", "copy",
        "copy recompressed", "fill", "reopen", "vlmeta", "vlmeta delete", "meta", "lazychunk",
-       "frame_len")
+       "frame_len", "to_file", "append_file")
 
 
 def trial(libs, rnd, tmp, steps):
@@ -186,6 +203,9 @@ def trial(libs, rnd, tmp, steps):
             if os.path.exists(path):
                 os.remove(path)
         cases.append(Case(lib, kind, path, cparams_bytes(typesize, codec, blocksize, filt)))
+        cases[-1].scratch = os.path.join(tmp, "file%d.b2frame" % i)
+        if os.path.exists(cases[-1].scratch):
+            os.remove(cases[-1].scratch)
     what = "%s typesize %d codec %d blocksize %d filter %d chunk %d" % (
         kind, typesize, codec, blocksize, filt, cs)
     done = []
