@@ -7,7 +7,7 @@ frame, in a frame file or a sparse directory) and runs the same random sequence 
 b2nd calls on both: get/set slices, orthogonal and sparse reads, resize (growing and
 shrinking, at the end or at a start), insert, append, delete, copy and get_slice into
 new arrays, orthogonal writes, concatenation with itself (into a new array and in
-place), saving (the files compared),
+place), copies with other chunk and block shapes, saving (the files compared),
 variable-length metalayers, a round trip through a contiguous frame, and (files and
 directories) closing and opening again. Arrays start from a buffer, zeros, NaNs or a fill
 value. After each call the return values, the data read, and the public fields of
@@ -220,6 +220,18 @@ def step(L, a, op, x, g, tmp, side):
         st = state(lib, out)
         lib.b2nd_free(out)
         return st
+    if op == "copy rechunked":
+        out = ctypes.c_void_p()
+        g2 = dict(g, chunkshape=[c + 1 for c in g["chunkshape"]],
+                  blockshape=[max(1, b - 1) for b in g["blockshape"]])
+        ctx = L.ctx(g2, g["shape"], None)
+        rc = lib.b2nd_copy(ctx, a, ctypes.byref(out))
+        lib.b2nd_free_ctx(ctx)
+        if rc != 0:
+            return rc
+        st = state(lib, out)
+        lib.b2nd_free(out)
+        return st
     if op in ("copy", "get_slice_array"):
         path = None
         if g["kind"] in ("cframe-file", "sframe-dir"):
@@ -245,7 +257,7 @@ def step(L, a, op, x, g, tmp, side):
 
 OPS = ("get_slice", "get_slice", "set_slice", "set_slice", "orthogonal", "sparse", "resize",
        "insert", "append", "delete", "copy", "get_slice_array", "reopen", "vlmeta", "cframe", "set_orthogonal", "concatenate", "concatenate in place",
-       "save")
+       "save", "copy rechunked")
 
 
 def arguments(rnd, shape, g):
@@ -347,7 +359,8 @@ def trial(libs, rnd, tmp):
                     g["make"] == "zeros" and op in ("resize", "delete")):
                 for f in fields:
                     f.pop("sc.current_nchunk")
-            if g["kind"] == "sparse-mem" or (op == "concatenate" and g["kind"] == "sframe-dir"):
+            if g["kind"] == "sparse-mem" or (
+                    op in ("concatenate", "copy rechunked") and g["kind"] == "sframe-dir"):
                 for f in fields:
                     if g["kind"] == "sparse-mem":
                         f.pop("sc.cbytes")

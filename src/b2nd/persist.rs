@@ -130,12 +130,13 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         Ok(p)
     }
 
-    /// Adds this array's variable-length metalayers to `dest`.
+    /// Adds this array's variable-length metalayers to `dest`, compressed as the reference
+    /// adds them: with `dest`'s parameters when it has a frame, else with the defaults.
     pub fn copy_vlmeta_to<T: BorrowMut<SuperChunk>>(&self, dest: &mut Array<T>) -> Result<()> {
+        let cp = dest.schunk().has_frame().then(|| dest.schunk().cparams());
         for m in self.schunk().vlmetalayers() {
             let (_, content) = self.schunk().vlmeta_get(&m.name)?;
-            let cp = dest.schunk().cparams();
-            dest.schunk_mut().vlmeta_add(&m.name, &content, Some(cp))?;
+            dest.schunk_mut().vlmeta_add(&m.name, &content, cp)?;
         }
         Ok(())
     }
