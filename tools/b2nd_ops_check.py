@@ -7,7 +7,8 @@ frame, in a frame file or a sparse directory) and runs the same random sequence 
 b2nd calls on both: get/set slices, orthogonal and sparse reads, resize (growing and
 shrinking, at the end or at a start), insert, append, delete, copy and get_slice into
 new arrays, orthogonal writes, concatenation with itself (into a new array and in
-place), copies with other chunk and block shapes, saving (the files compared),
+place), copies with other chunk and block shapes, frames appended to a file and opened back at
+their offset, saving (the files compared),
 variable-length metalayers, a round trip through a contiguous frame, and (files and
 directories) closing and opening again. Arrays start from a buffer, zeros, NaNs or a fill
 value. After each call the return values, the data read, and the public fields of
@@ -24,8 +25,9 @@ shrinking from a start past it (it shortens the shape but keeps the chunks), rem
 then writes a frame whose header counts the removed bytes), empty slices (it still reads, and for set_slice
 rewrites, the chunk holding the start, which shows in current_nchunk), and
 current_nchunk after calls both libraries refuse (the reference may touch a chunk before
-refusing) and after resizes and deletions of all-zero arrays (it rewrites a chunk that
-stays all zeros, which this library leaves alone). Super-chunks
+refusing) and after views (the reference's share the super-chunk) and after resizes and deletions of all-zero arrays (it rewrites a chunk that
+stays all zeros, which this library leaves alone), and views (squeeze, expand_dims) of
+arrays with variable-length metalayers (freeing one crashes the reference). Super-chunks
 without a frame leave cbytes out of the comparison: the reference counts the bytes of
 special chunks when they come in and not when they go, and every array starts with them.
 
@@ -166,6 +168,36 @@ def step(L, a, op, x, g, tmp, side):
             lib.b2nd_free(other)
         lib.b2nd_free_ctx(ctx)
         return rc, out.value == a.value if rc == 0 else None
+    if op == "save_append":
+        path = os.path.join(tmp, "append%d.b2frame" % side)
+        at = lib.b2nd_save_append(a, path.encode())
+        if at < 0:
+            return at
+        out = ctypes.c_void_p()
+        rc = lib.b2nd_open_offset(path.encode(), ctypes.byref(out), I64(at))
+        if rc != 0:
+            return at, rc
+        st = state(lib, out)
+        lib.b2nd_free(out)
+        return at, st, open(path, "rb").read()
+    if op in ("squeeze", "expand_dims"):
+        view = ctypes.c_void_p()
+        if op == "squeeze":
+            rc = lib.b2nd_squeeze(a, ctypes.byref(view))
+        else:
+            axes = (ctypes.c_bool * 8)(*([True] + [False] * 7))
+            rc = lib.b2nd_expand_dims(a, ctypes.byref(view), axes, ctypes.c_uint8(nd + 1))
+        if rc != 0:
+            return rc
+        # A view's own fields only: the reference's shares the source's super-chunk, ours
+        # has one of its own (linked to the source's chunks).
+        f = {k: v for k, v in fields_check.array_fields(view.value).items()
+             if not k.startswith("sc.")}
+        n = f["nitems"]
+        buf = ctypes.create_string_buffer(max(1, n * ts))
+        rc2 = lib.b2nd_to_cbuffer(view, buf, I64(len(buf)))
+        lib.b2nd_free(view)
+        return f, rc2, buf.raw
     if op == "save":
         path = os.path.join(tmp, "save%d.b2nd" % side)
         shutil.rmtree(path, ignore_errors=True)
@@ -257,7 +289,12 @@ def step(L, a, op, x, g, tmp, side):
 
 OPS = ("get_slice", "get_slice", "set_slice", "set_slice", "orthogonal", "sparse", "resize",
        "insert", "append", "delete", "copy", "get_slice_array", "reopen", "vlmeta", "cframe", "set_orthogonal", "concatenate", "concatenate in place",
-       "save", "copy rechunked")
+       "save", "copy rechunked", "save_append")
+# Views (b2nd_squeeze, b2nd_expand_dims) run only with B2ND_OPS_VIEWS=1: the reference's
+# share the source's super-chunk, ours have one of their own linked to the source's
+# chunks, so the super-chunk's fields differ after them (work in progress).
+if os.environ.get("B2ND_OPS_VIEWS"):
+    OPS += ("squeeze", "expand_dims")
 
 
 def arguments(rnd, shape, g):
@@ -334,6 +371,11 @@ def trial(libs, rnd, tmp):
             c = g["chunkshape"][x["axis"]]
             if op == "reopen" and g["kind"] not in ("cframe-file", "sframe-dir"):
                 continue
+            # Freeing a view of an array with variable-length metalayers crashes the
+            # reference (an invalid free).
+            if op in ("squeeze", "expand_dims") and fields_check.array_fields(
+                    arrays[1][1].value)["sc.nvlmetalayers"]:
+                continue
             if op == "append" and shape[x["axis"]] % c:
                 continue
             if op in ("insert", "append") and (0 in shape or x["count"] % c):
@@ -356,7 +398,8 @@ def trial(libs, rnd, tmp):
                                          [str(r)[:60] for r in results]))
             fields = [fields_check.array_fields(a.value) for _, a in arrays]
             if all(isinstance(r, int) and r < 0 for r in results) or (
-                    g["make"] == "zeros" and op in ("resize", "delete")):
+                    g["make"] == "zeros" and op in ("resize", "delete")) or op in (
+                    "squeeze", "expand_dims"):
                 for f in fields:
                     f.pop("sc.current_nchunk")
             if g["kind"] == "sparse-mem" or (
@@ -366,7 +409,7 @@ def trial(libs, rnd, tmp):
                         f.pop("sc.cbytes")
                 for r in results:
                     if isinstance(r, tuple) and r and isinstance(r[0], dict):
-                        r[0].pop("sc.cbytes")
+                        r[0].pop("sc.cbytes", None)
             if results[0] != results[1] or fields[0] != fields[1]:
                 diff = {k: (fields[0][k], fields[1].get(k)) for k in fields[0]
                         if fields[0][k] != fields[1].get(k)}
