@@ -82,7 +82,7 @@ pub(crate) fn plane_to_rows(plane: &[u8], rows: &mut [u8], row_stride: usize, co
             true => 8 * ((64 - (rows.as_ptr() as usize + col) % 64) % 64),
             false => 0,
         };
-        done = aligned_steps(plane.len(), STEP, head, |base| {
+        done = aligned_steps::<false>(plane.len(), STEP, head, |base| {
             // Ask for the plane bytes a few steps ahead: a plane fresh from memory is
             // otherwise read at the latency of each miss (the transpose is short).
             let ahead = plane.as_ptr().wrapping_add(base + PREFETCH_AHEAD);
@@ -127,7 +127,7 @@ pub(crate) fn rows_to_plane(rows: &[u8], row_stride: usize, col: usize, plane: &
             true => (64 - skew) % 64,
             false => 0,
         };
-        done = aligned_steps(plane.len(), STEP, head, |base| {
+        done = aligned_steps::<false>(plane.len(), STEP, head, |base| {
             let mut x = [_mm512_setzero_si512(); 8];
             for (k, reg) in x.iter_mut().enumerate() {
                 // SAFETY: base is a multiple of 8 and base + 512 <= plane.len(), so

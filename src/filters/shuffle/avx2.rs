@@ -134,7 +134,10 @@ fn shuffle_pow2<const T: usize>(src: &[u8], dst: &mut [u8], stride: usize, steps
         }
         i += 2 * STEP;
     }
-    if i + STEP <= total {
+    // Elements left: steps ending at `total` at the latest, the last one overlapping the one
+    // before it (which it rewrites with the same bytes).
+    while i < total {
+        i = i.min(total - STEP);
         for (j, plane) in planes_at(i).into_iter().enumerate() {
             // SAFETY: j * stride + i + 32 <= (T - 1) * stride + count <= dst.len().
             unsafe { store(dst, j * stride + i, plane) };
@@ -192,6 +195,12 @@ fn unshuffle_pow2<const T: usize>(
     while i + STEP <= total {
         step(i);
         i += STEP;
+    }
+    // Elements left after the aligned steps: one more step ending at `total`, overlapping
+    // the one before it (which it rewrites with the same bytes).
+    if i < total {
+        step(total - STEP);
+        i = total;
     }
     i
 }

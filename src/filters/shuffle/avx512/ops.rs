@@ -78,23 +78,34 @@ pub(crate) unsafe fn store(dst: &mut [u8], at: usize, v: __m512i) {
 /// Calls `step(i)` for `i = 0, len, 2 * len, ..` while `i + len <= total`, except that when
 /// `head` is non-zero and leaves room for a step, the steps after the first start at
 /// `head`: the first step then overlaps the second (which rewrites the same bytes), and
-/// every later step starts where its stores are aligned. Returns where the steps stopped.
+/// every later step starts where its stores are aligned. With `TO_END`, the elements left
+/// short of `total` get one more step at `total - len`, overlapping the one before it in the
+/// same way (for steps that may start anywhere). Returns where the steps stopped.
 #[inline(always)]
-pub(crate) fn aligned_steps(
+pub(crate) fn aligned_steps<const TO_END: bool>(
     total: usize,
     len: usize,
     head: usize,
     mut step: impl FnMut(usize),
 ) -> usize {
-    // One call site, so that `step` is inlined.
+    if total < len {
+        return 0;
+    }
     let second = match head != 0 && head + len <= total {
         true => head,
         false => len,
     };
+    // One call site, so that `step` is inlined.
     let mut i = 0;
-    while i + len <= total {
+    loop {
         step(i);
-        i = if i == 0 { second } else { i + len };
+        let next = if i == 0 { second } else { i + len };
+        if next + len <= total {
+            i = next;
+        } else if TO_END && i + len < total {
+            i = total - len;
+        } else {
+            return i + len;
+        }
     }
-    i
 }

@@ -76,7 +76,7 @@ pub(super) fn shuffle_pow2<const T: usize>(
 ) -> usize {
     let (even, odd) = split_indexes();
     let head = aligned_start(dst.as_ptr() as usize, 1).unwrap_or(0);
-    aligned_steps(steps * STEP, STEP, head, |i| {
+    aligned_steps::<true>(steps * STEP, STEP, head, |i| {
         let mut x = [_mm512_setzero_si512(); T];
         for (r, reg) in x.iter_mut().enumerate() {
             // SAFETY: i * T + 64 * r + 64 <= (i + 64) * T <= count * T <= src.len(), as
@@ -108,7 +108,7 @@ pub(super) fn unshuffle_pow2<const T: usize>(
 ) -> usize {
     let (low, high) = merge_indexes();
     let head = aligned_start(dst.as_ptr() as usize, T).unwrap_or(0);
-    aligned_steps(steps * STEP, STEP, head, |i| {
+    aligned_steps::<true>(steps * STEP, STEP, head, |i| {
         let mut x = [_mm512_setzero_si512(); T];
         for (j, reg) in x.iter_mut().enumerate() {
             // SAFETY: j * stride + i + 64 <= (T - 1) * stride + count <= src.len(), as every
@@ -159,7 +159,7 @@ pub(super) fn shuffle_narrow<const T: usize>(
         }
     }
     let head = aligned_start(dst.as_ptr() as usize, 1).unwrap_or(0);
-    aligned_steps(steps * STEP, STEP, head, |i| {
+    aligned_steps::<true>(steps * STEP, STEP, head, |i| {
         let mut x = [_mm512_setzero_si512(); T];
         for (r, reg) in x.iter_mut().enumerate() {
             // SAFETY: i * T + 64 * r + 64 <= (i + 64) * T <= count * T <= src.len(), as
@@ -207,7 +207,7 @@ pub(super) fn unshuffle_narrow<const T: usize>(
         }
     }
     let head = aligned_start(dst.as_ptr() as usize, T).unwrap_or(0);
-    aligned_steps(steps * STEP, STEP, head, |i| {
+    aligned_steps::<true>(steps * STEP, STEP, head, |i| {
         let mut x = [_mm512_setzero_si512(); T];
         for (j, reg) in x.iter_mut().enumerate() {
             // SAFETY: j * stride + i + 64 <= (T - 1) * stride + count <= src.len(), as every
