@@ -64,12 +64,19 @@ impl SuperChunk {
     }
 
     /// Compresses `src` with the super-chunk's parameters and stores it as chunk `n`;
-    /// returns the number of chunks. An in-memory super-chunk keeps the allocation the
-    /// chunk was compressed into (see [`Self::compress_owned`]).
+    /// returns the number of chunks. An in-memory super-chunk that replaces a small chunk
+    /// (a special one, say) keeps the allocation the new chunk was compressed into (see
+    /// [`Self::compress_owned`]); one that replaces a larger chunk copies it from the
+    /// reused working buffer instead, into memory the allocator likely has at hand from
+    /// earlier replacements (fresh memory costs a page fault per page).
     pub fn compress_update(&mut self, n: i64, src: &[u8]) -> Result<i64> {
         self.resync()?;
         self.cctx.set_nchunk(Some(n));
-        if !matches!(self.store, Store::Memory(_)) {
+        let replaces_small = match (&self.store, usize::try_from(n)) {
+            (Store::Memory(v), Ok(at)) => v.get(at).is_some_and(|c| c.len() < COMPACT_BELOW),
+            _ => false,
+        };
+        if !replaces_small {
             let mut buf = std::mem::take(&mut self.out_buf);
             let r = buf.get(src.len() + MAX_OVERHEAD).and_then(|out| {
                 match self.cctx.compress(src, out)? {
