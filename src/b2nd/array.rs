@@ -4,10 +4,10 @@
 use std::borrow::BorrowMut;
 
 use super::meta::Meta;
-use super::scratch::{with_scratch, Pad, Scratch};
+use super::scratch::Pad;
 use super::Geometry;
 use crate::chunk::Header;
-use crate::constants::{DELTA, MAX_OVERHEAD};
+use crate::constants::DELTA;
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
@@ -295,15 +295,6 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
     /// Compresses `data` (one padded chunk) with the super-chunk's parameters and stores
     /// it as chunk `n`.
     pub(crate) fn write_chunk(&mut self, n: i64, data: &[u8]) -> Result<()> {
-        let sc = self.sc.borrow_mut();
-        with_scratch(Scratch::Compressed, data.len() + MAX_OVERHEAD, |out| {
-            sc.cctx.set_nchunk(Some(n));
-            let len = sc.cctx.compress(data, out)?;
-            if len == 0 {
-                return Err(Error::Failure);
-            }
-            sc.update_chunk(n, &out[..len])?;
-            Ok(())
-        })
+        self.sc.borrow_mut().compress_update(n, data).map(drop)
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::array::Array;
 use super::geometry::{c_strides, unflatten};
-use super::scratch::{with_pad, Scratch};
+use super::scratch::with_pad;
 use super::Geometry;
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
@@ -194,7 +194,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                     .map(|(&l, &c)| l / i64::from(c))
                     .collect();
             let n = g.chunk_index(&coords);
-            with_pad(Scratch::ChunkData, |pad| {
+            with_pad(|pad| {
                 let data = self.read_chunk_pad(n, Some(&mask), pad, chunk_bytes)?;
                 for (&(k, _), &off) in p.items.iter().zip(&offsets) {
                     let src = data.get(off * ts..(off + 1) * ts).ok_or(Error::Data)?;

@@ -1,5 +1,5 @@
-//! Per-thread working buffers reused by slice operations, so reading one item does not
-//! allocate and clear a whole chunk each time.
+//! A per-thread working buffer for decompressed chunks, reused by slice operations so
+//! reading one item does not allocate and clear a whole chunk each time.
 
 use std::cell::RefCell;
 
@@ -7,20 +7,10 @@ use crate::error::{Error, Result};
 
 thread_local! {
     static CHUNK_DATA: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    static COMPRESSED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Buffers larger than this are released after use instead of kept.
 const KEEP_LIMIT: usize = 64 << 20;
-
-/// Which working buffer to lend.
-#[derive(Clone, Copy)]
-pub(crate) enum Scratch {
-    /// A decompressed chunk.
-    ChunkData,
-    /// A compressed chunk.
-    Compressed,
-}
 
 /// A thread's working buffer, lent by [`with_pad`] and sized when first needed.
 pub(crate) struct Pad(Vec<u8>);
@@ -37,27 +27,13 @@ impl Pad {
     }
 }
 
-/// Runs `f` with this thread's `which` buffer, which `f` sizes through [`Pad::get`] once it
-/// knows the size from validated data. Re-entrant calls get a buffer of their own.
-pub(crate) fn with_pad<R>(which: Scratch, f: impl FnOnce(&mut Pad) -> Result<R>) -> Result<R> {
-    let key = match which {
-        Scratch::ChunkData => &CHUNK_DATA,
-        Scratch::Compressed => &COMPRESSED,
-    };
-    let mut pad = Pad(key.with(|b| std::mem::take(&mut *b.borrow_mut())));
+/// Runs `f` with this thread's buffer, which `f` sizes through [`Pad::get`] once it knows
+/// the size from validated data. Re-entrant calls get a buffer of their own.
+pub(crate) fn with_pad<R>(f: impl FnOnce(&mut Pad) -> Result<R>) -> Result<R> {
+    let mut pad = Pad(CHUNK_DATA.with(|b| std::mem::take(&mut *b.borrow_mut())));
     let r = f(&mut pad);
     if pad.0.capacity() <= KEEP_LIMIT {
-        key.with(|b| *b.borrow_mut() = pad.0);
+        CHUNK_DATA.with(|b| *b.borrow_mut() = pad.0);
     }
     r
-}
-
-/// Runs `f` with this thread's `which` buffer resized to `len` bytes, as [`Pad::get`] gives
-/// it.
-pub(crate) fn with_scratch<R>(
-    which: Scratch,
-    len: usize,
-    f: impl FnOnce(&mut [u8]) -> Result<R>,
-) -> Result<R> {
-    with_pad(which, |pad| f(pad.get(len)?))
 }

@@ -8,7 +8,7 @@ use super::array::{read_meta, Array};
 use super::copy::{box_span, copy_box, Side};
 use super::geometry::{c_strides, flatten, Geometry};
 use super::meta::MAX_DIM;
-use super::scratch::{with_pad, Scratch};
+use super::scratch::with_pad;
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
@@ -256,7 +256,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
         let mut mask = vec![true; g.nblocks() as usize];
-        with_pad(Scratch::ChunkData, |pad| {
+        with_pad(|pad| {
             for part in chunk_parts(&g, start, stop) {
                 let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
                 let unclipped = (0..n).all(|d| {
@@ -336,7 +336,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let bb = self.block_bytes()?;
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
-        with_pad(Scratch::ChunkData, |pad| {
+        with_pad(|pad| {
             for part in chunk_parts(&g, start, stop) {
                 let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
                 let unclipped = (0..n).all(|d| {

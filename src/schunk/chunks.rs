@@ -2,9 +2,9 @@
 
 use std::borrow::Cow;
 
-use super::{outbuf, Store, SuperChunk};
+use super::{Store, SuperChunk};
 use crate::chunk::Header;
-use crate::constants::{MAX_OVERHEAD, SPECIAL_NAN, SPECIAL_UNINIT, SPECIAL_ZERO};
+use crate::constants::{SPECIAL_NAN, SPECIAL_UNINIT, SPECIAL_ZERO};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::frame::offsets::{self, Slot};
@@ -301,7 +301,7 @@ impl SuperChunk {
 
     /// Runs a change; when it fails, the in-memory state goes back to what it was (the
     /// frame on disk still holds the last committed state).
-    fn transaction<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+    pub(super) fn transaction<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let offsets = match &self.store {
             Store::Frame(_, o) => Some(o.clone()),
             Store::Memory(_) => None,
@@ -335,7 +335,7 @@ impl SuperChunk {
     }
 
     /// Appends `chunk`; an owned one is kept as is by in-memory super-chunks.
-    fn append_inner(&mut self, chunk: Cow<'_, [u8]>) -> Result<i64> {
+    pub(super) fn append_inner(&mut self, chunk: Cow<'_, [u8]>) -> Result<i64> {
         let (h, _) = checked(&chunk)?;
         let len = h.cbytes as usize;
         self.check_vl_mix(&h, Error::ChunkAppend)?;
@@ -400,28 +400,37 @@ impl SuperChunk {
     /// Replaces chunk `n`; returns the number of chunks.
     pub fn update_chunk(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
         self.resync()?;
-        self.transaction(|s| s.update_inner(n, chunk))
+        self.transaction(|s| s.update_inner(n, Cow::Borrowed(chunk)))
     }
 
-    fn update_inner(&mut self, n: i64, chunk: &[u8]) -> Result<i64> {
+    pub(super) fn update_inner(&mut self, n: i64, chunk: Cow<'_, [u8]>) -> Result<i64> {
         if n < 0 || n >= self.nchunks() {
             return Err(Error::InvalidParam);
         }
-        let (h, chunk) = checked(chunk)?;
+        let (h, _) = checked(&chunk)?;
+        let len = h.cbytes as usize;
         self.check_vl_mix(&h, Error::ChunkUpdate)?;
         let at = n as usize;
         let old_nbytes = nbytes_of(&self.stored(n)?)? as i32;
         let old_cbytes = self.stored_cbytes(at)?;
         self.fit_chunksize(h.nbytes, n, Op::Update)?;
-        let in_place = self.replace_in_place(at, old_cbytes, &h, chunk);
+        let in_place = self.replace_in_place(at, old_cbytes, &h, &chunk[..len]);
         let (entry, cb) = match in_place {
             Some(r) => r.map_err(|e| write_error(e, Error::ChunkUpdate))?,
             None => self
-                .place(&h, chunk)
+                .place(&h, &chunk[..len])
                 .map_err(|e| write_error(e, Error::ChunkUpdate))?,
         };
         match (&mut self.store, entry) {
-            (Store::Memory(v), _) => v[at] = chunk.to_vec(),
+            (Store::Memory(v), _) => {
+                v[at] = match chunk {
+                    Cow::Owned(mut c) => {
+                        c.truncate(len);
+                        c
+                    }
+                    Cow::Borrowed(b) => b[..len].to_vec(),
+                }
+            }
             (Store::Frame(f, offs), Some(e)) => {
                 if offs[at] >= 0 && offs[at] != e && !f.is_contiguous() {
                     f.release(offs[at] as u64);
@@ -526,45 +535,6 @@ impl SuperChunk {
             }
         }
         self.commit()
-    }
-
-    /// Compresses `src` with the super-chunk's parameters and appends it.
-    pub fn append_buffer(&mut self, src: &[u8]) -> Result<i64> {
-        self.resync()?;
-        if matches!(self.store, Store::Memory(_)) {
-            return self.append_owned(src);
-        }
-        let mut buf = std::mem::take(&mut self.out_buf);
-        let r = self.append_compressed(src, &mut buf);
-        self.out_buf = buf;
-        r
-    }
-
-    /// Compresses `src` into `buf` and appends the chunk.
-    fn append_compressed(&mut self, src: &[u8], buf: &mut outbuf::OutBuf) -> Result<i64> {
-        let out = buf.get(src.len() + MAX_OVERHEAD)?;
-        self.cctx.set_nchunk(Some(self.nchunks()));
-        let n = self.cctx.compress(src, out)?;
-        if n == 0 {
-            return Err(Error::WriteBuffer);
-        }
-        let chunk = &out[..n];
-        self.transaction(|s| s.append_inner(Cow::Borrowed(chunk)))
-    }
-
-    /// Compresses `src` straight into the allocation an in-memory super-chunk keeps, as the
-    /// reference does: zeroed memory (its untouched pages are never made resident), shrunk
-    /// to the compressed size, so no second chunk-sized buffer stays behind.
-    fn append_owned(&mut self, src: &[u8]) -> Result<i64> {
-        let mut out = vec![0u8; src.len() + MAX_OVERHEAD];
-        self.cctx.set_nchunk(Some(self.nchunks()));
-        let n = self.cctx.compress(src, &mut out)?;
-        if n == 0 {
-            return Err(Error::WriteBuffer);
-        }
-        out.truncate(n);
-        out.shrink_to_fit();
-        self.transaction(|s| s.append_inner(Cow::Owned(out)))
     }
 
     /// Decodes block `nblock` of the VL-block chunk `n`.

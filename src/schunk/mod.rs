@@ -2,6 +2,7 @@
 //! in memory, in a contiguous frame (a buffer or a file) or in a sparse frame (a directory).
 
 mod chunks;
+mod compress;
 mod lazy;
 mod meta;
 mod open;
