@@ -187,8 +187,8 @@ int b2nd_append(struct b2nd_array_t *array,
                 int8_t axis);
 
 /**
- * Concatenates `src2` after `src1` along `axis`: into a new array made from `ctx` (its
- * shape replaced) when `copy`, else by enlarging `src1`, which `*array` then points to.
+ * Concatenates `src2` after `src1` along `axis`: into a copy of `src1` made from `ctx`
+ * and enlarged when `copy`, else by enlarging `src1`, which `*array` then points to.
  *
  * # Safety
  * `ctx` NULL or live; `src1`, `src2` NULL or live; `array` NULL or writable.
