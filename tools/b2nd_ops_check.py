@@ -95,6 +95,15 @@ def state(lib, a):
     return f, (rc, buf.raw), frame
 
 
+def taken(lib, rc, out):
+    """The state of the new array `out` a call returning `rc` made (freed), or `rc`."""
+    if rc != 0:
+        return rc
+    st = state(lib, out)
+    lib.b2nd_free(out)
+    return st
+
+
 def new_array(L, g, path):
     lib, a = L.lib, ctypes.c_void_p()
     ctx = L.ctx(g, g["shape"], path)
@@ -126,7 +135,7 @@ def step(L, a, op, x, g, tmp, side):
             return rc, buf.raw if rc == 0 else None
         return lib.b2nd_set_slice_cbuffer(buf, arr64(bshape), I64(size), arr64(start),
                                           arr64(stop), a)
-    if op == "orthogonal":
+    if op in ("orthogonal", "set_orthogonal"):
         sel = [arr64(s) for s in x["sel"]]
         ptrs = (ctypes.POINTER(ctypes.c_int64) * nd)(
             *[ctypes.cast(s, ctypes.POINTER(ctypes.c_int64)) for s in sel])
@@ -134,30 +143,19 @@ def step(L, a, op, x, g, tmp, side):
         n = ts
         for s in x["sel"]:
             n *= len(s)
+        if op == "set_orthogonal":
+            buf = ctypes.create_string_buffer(x["bytes"][:n], max(1, n))
+            return lib.b2nd_set_orthogonal_selection(a, ptrs, sizes, buf, sizes, I64(n))
         buf = ctypes.create_string_buffer(max(1, n))
         rc = lib.b2nd_get_orthogonal_selection(a, ptrs, sizes, buf, sizes, I64(n))
         return rc, buf.raw if rc == 0 else None
-    if op == "set_orthogonal":
-        sel = [arr64(s) for s in x["sel"]]
-        ptrs = (ctypes.POINTER(ctypes.c_int64) * nd)(
-            *[ctypes.cast(s, ctypes.POINTER(ctypes.c_int64)) for s in sel])
-        sizes = arr64([len(s) for s in x["sel"]])
-        n = ts
-        for s in x["sel"]:
-            n *= len(s)
-        buf = ctypes.create_string_buffer(x["bytes"][:n], max(1, n))
-        return lib.b2nd_set_orthogonal_selection(a, ptrs, sizes, buf, sizes, I64(n))
     if op == "concatenate":
         out = ctypes.c_void_p()
         ctx = L.ctx(g, g["shape"], None)
         rc = lib.b2nd_concatenate(ctx, a, a, ctypes.c_int8(x["axis"]), ctypes.c_bool(True),
                                   ctypes.byref(out))
         lib.b2nd_free_ctx(ctx)
-        if rc != 0:
-            return rc
-        st = state(lib, out)
-        lib.b2nd_free(out)
-        return st
+        return taken(lib, rc, out)
     if op == "concatenate in place":
         other, out = ctypes.c_void_p(), ctypes.c_void_p()
         ctx = L.ctx(g, g["shape"], None)
@@ -247,11 +245,7 @@ def step(L, a, op, x, g, tmp, side):
             return rc
         out = ctypes.c_void_p()
         rc = lib.b2nd_from_cframe(p, size, ctypes.c_bool(True), ctypes.byref(out))
-        if rc != 0:
-            return rc
-        st = state(lib, out)
-        lib.b2nd_free(out)
-        return st
+        return taken(lib, rc, out)
     if op == "copy rechunked":
         out = ctypes.c_void_p()
         g2 = dict(g, chunkshape=[c + 1 for c in g["chunkshape"]],
@@ -259,11 +253,7 @@ def step(L, a, op, x, g, tmp, side):
         ctx = L.ctx(g2, g["shape"], None)
         rc = lib.b2nd_copy(ctx, a, ctypes.byref(out))
         lib.b2nd_free_ctx(ctx)
-        if rc != 0:
-            return rc
-        st = state(lib, out)
-        lib.b2nd_free(out)
-        return st
+        return taken(lib, rc, out)
     if op in ("copy", "get_slice_array"):
         path = None
         if g["kind"] in ("cframe-file", "sframe-dir"):
