@@ -2,7 +2,7 @@
 
 use std::any::Any;
 
-use super::decompress::copy_in_pieces;
+use super::bulk;
 use super::dict;
 use super::header::{offsets, write_i32, NewHeader};
 use super::hooks::{Output, Prefilter};
@@ -336,7 +336,7 @@ pub(crate) fn compress(
                     run_prefilter(&p, pf, ttmp, block, j, 0, Output::Buffer(o))?;
                 }
             }
-            None => copy_in_pieces(src, out),
+            None => bulk::copy(pool, src, out),
         }
         cbytes = src.len() + hlen;
     }

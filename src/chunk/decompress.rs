@@ -5,6 +5,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use super::bulk;
 use super::header::{read_i32, Header};
 use super::hooks::{ttmp_len, Output, PostfilterArgs, PostfilterFn};
 use super::pipeline::{resolve, Filters, Plugins};
@@ -428,20 +429,8 @@ fn run_blocks(
     }
 }
 
-/// Size of the pieces large copies and fills are made of: small enough for the C library's
-/// string instructions (much faster than its vector loops on large buffers out of cache).
-const COPY_PIECE: usize = 128 * 1024;
-
-/// Copies `src` into `out` (of the same length) in pieces of [`COPY_PIECE`] bytes.
-pub(crate) fn copy_in_pieces(src: &[u8], out: &mut [u8]) {
-    for (o, s) in out.chunks_mut(COPY_PIECE).zip(src.chunks(COPY_PIECE)) {
-        o.copy_from_slice(s);
-    }
-}
-
 /// Decodes a memcpyed, all-zeros or uninitialized chunk in one go (one copy or fill of the
-/// whole output, as memory-bound work gains nothing from being split over blocks or
-/// threads). `None` for every other chunk, whose blocks are decoded one by one, and, like
+/// whole output, split over the threads only in large pieces). `None` for every other chunk, whose blocks are decoded one by one, and, like
 /// the reference, for a special chunk when a caller's parallel-for would run its blocks.
 fn decode_flat(c: &Prepared, pool: Option<&Pool>, out: &mut [u8]) -> Result<Option<usize>> {
     let special = c.h.special();
@@ -449,14 +438,14 @@ fn decode_flat(c: &Prepared, pool: Option<&Pool>, out: &mut [u8]) -> Result<Opti
         return Ok(None);
     }
     match special {
-        SPECIAL_ZERO => out.chunks_mut(COPY_PIECE).for_each(|o| o.fill(0)),
+        SPECIAL_ZERO => bulk::zero(pool, out),
         SPECIAL_UNINIT => {}
         NO_SPECIAL if c.h.is_memcpyed() && !c.h.is_lazy() => {
             let stored = c
                 .src
                 .get(c.hlen..c.hlen + out.len())
                 .ok_or(Error::ReadBuffer)?;
-            copy_in_pieces(stored, out);
+            bulk::copy(pool, stored, out);
         }
         _ => return Ok(None),
     }

@@ -1,5 +1,6 @@
 //! The Blosc chunk format: header, block streams, compression and decompression.
 
+mod bulk;
 pub(crate) mod compress;
 pub(crate) mod decompress;
 pub(crate) mod dict;
