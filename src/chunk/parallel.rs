@@ -14,8 +14,9 @@ use crate::threads::{FirstError, Pool};
 /// Where the blocks compressed in parallel are laid out in order: the chunk (lent out while
 /// the next block is compressed straight into it), the first block not placed yet, where it
 /// goes, whether placing has stopped for good (a block that did not fit, failed, or has
-/// no room for a whole slot: the caller finishes serially), and how many workers wait for a
-/// slot (only then is there anyone to wake).
+/// no room for a whole slot: the caller finishes serially), how many workers wait for a
+/// slot and have not been woken yet (only then is there anyone to wake), and how many times
+/// they were woken.
 struct Placement<'d> {
     dst: &'d mut [u8],
     lent: bool,
@@ -23,6 +24,7 @@ struct Placement<'d> {
     pos: usize,
     stopped: bool,
     waiting: usize,
+    wakeups: u64,
 }
 
 /// Result of a parallel block whose job has not finished.
@@ -78,12 +80,14 @@ pub(super) fn compress_parallel(
         pos,
         stopped: false,
         waiting: 0,
+        wakeups: 0,
     });
     let lock = || placed.lock().unwrap_or_else(PoisonError::into_inner);
     let given_back = Condvar::new();
     // Copies the finished blocks that come next in order, as long as each has room for a
     // whole slot (so that its outcome cannot depend on the space left), then wakes the
-    // workers waiting for a slot, if any (a wake-up is a system call even with no waiter).
+    // workers waiting for a slot that no earlier call woke, if any (a wake-up is a system
+    // call even with no waiter, and every waiter woken goes on to look for itself).
     let place = |out: &mut Placement| {
         while out.next < n && !out.stopped && !out.lent {
             let len = results[out.next].load(Ordering::Acquire);
@@ -109,6 +113,8 @@ pub(super) fn compress_parallel(
             out.next += 1;
         }
         if out.waiting > 0 {
+            out.waiting = 0;
+            out.wakeups += 1;
             given_back.notify_all();
         }
     };
@@ -168,10 +174,14 @@ pub(super) fn compress_parallel(
                 return;
             }
             out.waiting += 1;
+            let woken = out.wakeups;
             let (mut out, _) = given_back
                 .wait_timeout(out, SLOT_WAIT)
                 .unwrap_or_else(PoisonError::into_inner);
-            out.waiting -= 1;
+            if out.wakeups == woken {
+                // Timed out (or woken spuriously): still counted as waiting.
+                out.waiting -= 1;
+            }
         };
         slot_of[k].store(s, Ordering::Relaxed);
         let res = {
