@@ -1,7 +1,7 @@
 //! Parallel compression: blocks compressed on the pool and laid out in order.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::Duration;
 
 use super::compress::{block_bound, job, serial_block, CompressState, Layout};
@@ -25,6 +25,23 @@ struct Placement<'d> {
     stopped: bool,
     waiting: usize,
     wakeups: u64,
+}
+
+/// Tries to take a lock this many times, a spin-loop pause apart, before sleeping on it.
+const LOCK_SPINS: usize = 1000;
+
+/// Takes `m`, trying a while before sleeping: its holders keep it for a block copy at most,
+/// less than a sleeping thread takes to be woken (on small blocks of fast codecs, sleeping
+/// at once made the threads take turns instead of working side by side).
+fn spin_lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    for _ in 0..LOCK_SPINS {
+        match m.try_lock() {
+            Ok(g) => return g,
+            Err(TryLockError::Poisoned(p)) => return p.into_inner(),
+            Err(TryLockError::WouldBlock) => std::hint::spin_loop(),
+        }
+    }
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Result of a parallel block whose job has not finished.
@@ -66,7 +83,7 @@ pub(super) fn compress_parallel(
     // cache, comes first).
     let slot_of: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
     let free = Mutex::new((0..nslots).rev().collect::<Vec<usize>>());
-    let take_slot = || free.lock().unwrap_or_else(PoisonError::into_inner).pop();
+    let take_slot = || spin_lock(&free).pop();
     let cells: Vec<Mutex<&mut [u8]>> = st.slots[..slot * nslots]
         .chunks_mut(slot)
         .map(Mutex::new)
@@ -82,7 +99,7 @@ pub(super) fn compress_parallel(
         waiting: 0,
         wakeups: 0,
     });
-    let lock = || placed.lock().unwrap_or_else(PoisonError::into_inner);
+    let lock = || spin_lock(&placed);
     let given_back = Condvar::new();
     // Copies the finished blocks that come next in order, as long as each has room for a
     // whole slot (so that its outcome cannot depend on the space left), then wakes the
@@ -108,7 +125,7 @@ pub(super) fn compress_parallel(
                 write_i32(out.dst, hlen + 4 * (first + k), out.pos as i32);
                 out.dst[out.pos..out.pos + len].copy_from_slice(&src[..len]);
             }
-            free.lock().unwrap_or_else(PoisonError::into_inner).push(s);
+            spin_lock(&free).push(s);
             out.pos += len;
             out.next += 1;
         }
