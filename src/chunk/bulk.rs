@@ -1,6 +1,8 @@
-//! Large copies and fills (memcpyed chunks, all-zero chunks): in pieces small enough for
-//! the C library's string instructions, spread over the pool's threads when there are
-//! several and the buffer is large, as one thread does not reach the memory bandwidth.
+//! Large copies and fills (memcpyed chunks, all-zero chunks) in pieces small enough for
+//! the C library's string instructions. Copies are spread over the pool's threads when there
+//! are several and the buffer is large, as one thread does not reach the memory bandwidth;
+//! fills stay on the calling thread (spread, they took as much more CPU time as they saved
+//! wall time).
 
 use std::sync::{Mutex, PoisonError};
 
@@ -10,7 +12,7 @@ use crate::threads::Pool;
 /// string instructions (much faster than its vector loops on large buffers out of cache).
 pub(crate) const COPY_PIECE: usize = 128 * 1024;
 
-/// Smallest buffer whose copy or fill is spread over the threads: below it, handing the
+/// Smallest buffer whose copy is spread over the threads: below it, handing the
 /// pieces out costs about what a second thread saves.
 const PARALLEL_MIN: usize = 4 * COPY_PIECE;
 
@@ -30,11 +32,9 @@ pub(crate) fn copy(pool: Option<&Pool>, src: &[u8], out: &mut [u8]) {
     }
 }
 
-/// Fills `out` with zeros, on the pool's threads when worth it.
-pub(crate) fn zero(pool: Option<&Pool>, out: &mut [u8]) {
-    if !by_pieces(pool, out, &|_, o| o.fill(0)) {
-        out.chunks_mut(COPY_PIECE).for_each(|o| o.fill(0));
-    }
+/// Fills `out` with zeros.
+pub(crate) fn zero(out: &mut [u8]) {
+    out.chunks_mut(COPY_PIECE).for_each(|o| o.fill(0));
 }
 
 /// Runs `piece(k, out_piece)` for every [`COPY_PIECE`] of `out` on the pool, when it has
@@ -76,7 +76,7 @@ mod tests {
             let mut out = vec![0xa5; n];
             copy(pool.as_ref(), &src, &mut out);
             assert!(out == src);
-            zero(pool.as_ref(), &mut out);
+            zero(&mut out);
             assert!(out.iter().all(|&b| b == 0));
         }
     }

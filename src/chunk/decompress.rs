@@ -430,15 +430,16 @@ fn run_blocks(
 }
 
 /// Decodes a memcpyed, all-zeros or uninitialized chunk in one go (one copy or fill of the
-/// whole output, split over the threads only in large pieces). `None` for every other chunk, whose blocks are decoded one by one, and, like
-/// the reference, for a special chunk when a caller's parallel-for would run its blocks.
+/// whole output; a large copy is split over the threads). `None` for every other chunk,
+/// whose blocks are decoded one by one, and, like the reference, for a special chunk when a
+/// caller's parallel-for would run its blocks.
 fn decode_flat(c: &Prepared, pool: Option<&Pool>, out: &mut [u8]) -> Result<Option<usize>> {
     let special = c.h.special();
     if special != NO_SPECIAL && pool.is_some() && crate::threads::executor_installed() {
         return Ok(None);
     }
     match special {
-        SPECIAL_ZERO => bulk::zero(pool, out),
+        SPECIAL_ZERO => bulk::zero(out),
         SPECIAL_UNINIT => {}
         NO_SPECIAL if c.h.is_memcpyed() && !c.h.is_lazy() => {
             let stored = c
