@@ -5,6 +5,8 @@
 
 use std::env;
 
+#[path = "build_script/hot_text.rs"]
+mod hot_text;
 #[path = "build_script/lz4hc.rs"]
 mod lz4hc;
 #[path = "build_script/registry.rs"]
@@ -22,5 +24,6 @@ fn main() {
     zlib_ng::build();
     lz4hc::build();
     zfp::build();
+    hot_text::build();
     println!("cargo:rerun-if-changed=build.rs");
 }
