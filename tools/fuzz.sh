@@ -153,12 +153,16 @@ nosan=" frame_meta bcolz_meta ndlz_decode ndlz_roundtrip ndcell_backward "
 # input they read whole (an NDLZ block is at most 70 x 70 bytes, bcolz metadata a few
 # hundred bytes, frame headers, trailers and indexes of the corpus a few KiB), and the
 # targets that compress their input take 64 KiB of data (chunk_mutate reads no more; more
-# data in roundtrip only made each run slower); the rest take chunks and frames up to 1 MiB.
+# data in roundtrip only made each run slower); schunk_ops checks every chunk after every
+# operation, so its cost grows with the square of the input: 256 bytes (up to 127
+# operations) keep it at thousands of runs per second, where 1 MiB let it fall to 200; the
+# rest take chunks and frames up to 1 MiB.
 max_len() {
   case $1 in
     bcolz_meta | ndlz_roundtrip) echo 8192 ;;
     ndlz_decode | ndcell_backward | frame_meta) echo 65536 ;;
     chunk_mutate) echo 65564 ;;
+    schunk_ops) echo 256 ;;
     roundtrip) echo 65540 ;;
     zfp_decode) echo 262144 ;;
     *) echo 1048576 ;;
