@@ -153,10 +153,10 @@ nosan=" frame_meta bcolz_meta ndlz_decode ndlz_roundtrip ndcell_backward "
 # input they read whole (an NDLZ block is at most 70 x 70 bytes, bcolz metadata a few
 # hundred bytes, frame headers, trailers and indexes of the corpus a few KiB), and the
 # targets that compress their input take 64 KiB of data (chunk_mutate reads no more; more
-# data in roundtrip only made each run slower); schunk_ops checks every chunk after every
-# operation, so its cost grows with the square of the input: 256 bytes (up to 127
-# operations) keep it at thousands of runs per second, where 1 MiB let it fall to 200; the
-# rest take chunks and frames up to 1 MiB.
+# data in roundtrip only made each run slower); schunk_ops reads two bytes per operation,
+# and 256 bytes (up to 127 operations on up to 127 chunks) are plenty, where longer inputs
+# only slowed it (200 runs/s after libFuzzer had let them grow past 1 KiB); the rest take
+# chunks and frames up to 1 MiB.
 max_len() {
   case $1 in
     bcolz_meta | ndlz_roundtrip) echo 8192 ;;

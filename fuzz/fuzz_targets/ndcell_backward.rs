@@ -11,7 +11,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let ndim = usize::from(k % 3) + 1;
-    let shape: Vec<i32> = [d0, d1, d2][..ndim].iter().map(|&&d| i32::from(d % 20) - 1).collect();
+    let shape: Vec<i32> = [d0, d1, d2][..ndim]
+        .iter()
+        .map(|&&d| i32::from(d % 20) - 1)
+        .collect();
     let typesize = usize::from(k >> 2) % 9;
     let mut out = vec![0u8; rest.len()];
     let _ = ndcell::backward(*meta, &shape, typesize, rest, &mut out);

@@ -11,13 +11,18 @@ fuzz_target!(|data: &[u8]| {
     };
     let (b0, b1) = (i32::from(*a % 70) + 1, i32::from(*b % 70) + 1);
     let n = (b0 * b1) as usize;
-    let block: Vec<u8> = (0..n).map(|i| rest.get(i % rest.len().max(1)).copied().unwrap_or(0)).collect();
+    let block: Vec<u8> = (0..n)
+        .map(|i| rest.get(i % rest.len().max(1)).copied().unwrap_or(0))
+        .collect();
     let meta = if c & 1 == 0 { 4 } else { 8 };
     let mut out = vec![0u8; n + 64];
     let size = ndlz::compress(meta, &[b0, b1], &block, &mut out);
     if size > 0 {
         let mut back = vec![0u8; n];
-        assert_eq!(ndlz::decompress(meta, &out[..size as usize], &mut back), n as i32);
+        assert_eq!(
+            ndlz::decompress(meta, &out[..size as usize], &mut back),
+            n as i32
+        );
         assert_eq!(back, block);
     }
 });

@@ -13,11 +13,18 @@ fuzz_target!(|data: &[u8]| {
     };
     let mode = Mode::from_code(33 + k % 3);
     let ndim = usize::from(k >> 2) % 4 + 1;
-    let shape: Vec<i32> = [d0, d1, d2, d3][..ndim].iter().map(|&&d| i32::from(d % 24)).collect();
+    let shape: Vec<i32> = [d0, d1, d2, d3][..ndim]
+        .iter()
+        .map(|&&d| i32::from(d % 24))
+        .collect();
     let typesize = if k & 0x40 == 0 { 4 } else { 8 };
     let items: usize = shape.iter().map(|&d| d as usize).product();
     // Sometimes an output shorter than the block the shape claims.
-    let out_len = if k & 0x80 == 0 { items * typesize } else { items * typesize / 2 };
+    let out_len = if k & 0x80 == 0 {
+        items * typesize
+    } else {
+        items * typesize / 2
+    };
     let mut ours = vec![0u8; out_len];
     let mut theirs = vec![0u8; out_len];
     let n = zfp::decompress(mode, *meta, &shape, typesize as i32, stream, &mut ours);
