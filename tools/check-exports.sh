@@ -6,6 +6,9 @@
 #   - every reference blosc/b2nd symbol is exported, except those listed in
 #     tools/exports-known-missing.txt, and no listed symbol is exported (the list only
 #     shrinks: remove a symbol from it when it is implemented).
+#   - the code of the compression and decompression paths is in the .text.hot section
+#     (build_script/hot_text.rs), so that a change of module names or of the mangling
+#     scheme cannot undo the grouping unnoticed.
 #
 # usage: tools/check-exports.sh OUR_LIBBLOSC2_SO REFERENCE_LIBBLOSC2_SO
 set -euo pipefail
@@ -56,6 +59,27 @@ if [ -s "$work/stale" ]; then
   echo "FAIL: $(wc -l < "$work/stale") symbols listed in $known are exported; remove them from it:"
   fmt -w 100 "$work/stale" | sed 's/^/  /'
   fail=1
+fi
+# Functions that must lie in .text.hot: C entry points and the Rust functions behind them.
+read -r hot_lo hot_size < <(readelf -SW "$ours" |
+  awk '$2 == ".text.hot" {print $4, $6} $3 == ".text.hot" {print $5, $7}') || true
+if [ -z "${hot_lo:-}" ]; then
+  echo "FAIL: no .text.hot section"
+  fail=1
+else
+  outside=$(nm -C --defined-only "$ours" | awk -v lo=$((16#$hot_lo)) -v hi=$((16#$hot_lo + 16#$hot_size)) '
+    / blosc2_(compress|decompress)_ctx$| blosc2_schunk_append_buffer$| blosc2::context::Context::(compress|decompress)$| blosc2::codecs::blosclz::compress$| blosc2::filters::shuffle::(un)?shuffle$/ {
+      a = 0; h = $1
+      for (i = 1; i <= length(h); i++) a = a * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+      n++
+      if (a < lo || a >= hi) print $0
+    }
+    END { if (n < 8) print "only " n + 0 " of the 8 functions found" }')
+  if [ -n "$outside" ]; then
+    echo "FAIL: hot-path functions outside .text.hot:"
+    echo "$outside" | sed 's/^/  /'
+    fail=1
+  fi
 fi
 echo "exports: ours $(grep -cE '^(blosc|b2nd)' "$work/ours" || true) blosc/b2nd symbols," \
      "reference $(wc -l < "$work/ref_api"), known missing $(wc -l < "$work/missing"); SONAME ${soname:-none}"
