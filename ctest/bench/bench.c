@@ -207,14 +207,17 @@ static void run_case(const lib_t *libs[2], run_t runs[2], case_t *k, int reps) {
     r->failed = !r->c || !r->d;
   }
   k->copy = never;
-  for (int i = 0; i < reps; i++) {
-    for (int l = 0; l < 2; l++)
-      if (!runs[l].failed) time_compress(&runs[l]);
+  /* Which library goes first alternates from run to run (and from case to case), so that
+   * neither always runs right after the memcpy baseline or the other's output check. */
+  static int turn;
+  for (int i = 0; i < reps; i++, turn++) {
+    for (int j = 0; j < 2; j++)
+      if (!runs[(turn + j) % 2].failed) time_compress(&runs[(turn + j) % 2]);
     time_memcpy(&k->copy, k->nthreads);
   }
-  for (int i = 0; i < reps; i++) {
-    for (int l = 0; l < 2; l++)
-      if (!runs[l].failed) time_decompress(&runs[l]);
+  for (int i = 0; i < reps; i++, turn++) {
+    for (int j = 0; j < 2; j++)
+      if (!runs[(turn + j) % 2].failed) time_decompress(&runs[(turn + j) % 2]);
     time_memcpy(&k->copy, k->nthreads);
   }
   k->ok = 1;
