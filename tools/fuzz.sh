@@ -155,14 +155,16 @@ nosan=" frame_meta bcolz_meta ndlz_decode ndlz_roundtrip ndcell_backward "
 # targets that compress their input take 64 KiB of data (chunk_mutate reads no more; more
 # data in roundtrip only made each run slower); schunk_ops reads two bytes per operation,
 # and 256 bytes (up to 127 operations on up to 127 chunks) are plenty, where longer inputs
-# only slowed it (200 runs/s after libFuzzer had let them grow past 1 KiB); the rest take
-# chunks and frames up to 1 MiB.
+# only slowed it (200 runs/s after libFuzzer had let them grow past 1 KiB); io_backends
+# likewise checks its model after every operation (a few bytes each): 512 bytes; the rest
+# take chunks and frames up to 1 MiB.
 max_len() {
   case $1 in
     bcolz_meta | ndlz_roundtrip) echo 8192 ;;
     ndlz_decode | ndcell_backward | frame_meta) echo 65536 ;;
     chunk_mutate) echo 65564 ;;
     schunk_ops) echo 256 ;;
+    io_backends) echo 512 ;;
     roundtrip) echo 65540 ;;
     zfp_decode) echo 262144 ;;
     *) echo 1048576 ;;
