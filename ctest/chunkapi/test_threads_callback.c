@@ -15,6 +15,7 @@
 #include <blosc2.h>
 #include <dirent.h>
 #include <pthread.h>
+#include <time.h>
 
 static int g_calls, g_numjobs, g_bad_args;
 static size_t g_elsize;
@@ -56,7 +57,7 @@ static void parallel_for(void *callback_data, void (*dojob)(void *), int numjobs
   for (int i = 0; i < numjobs; i++) pthread_join(th[i], NULL);
 }
 
-static int os_threads(void) {
+static int count_tasks(void) {
   int n = 0;
   DIR *d = opendir("/proc/self/task");
   if (!d) return -1;
@@ -64,6 +65,19 @@ static int os_threads(void) {
   while ((e = readdir(d)))
     if (e->d_name[0] != '.') n++;
   closedir(d);
+  return n;
+}
+
+/* The process's threads once the joined ones are gone: pthread_join returns when a thread
+ * has released its stack, a moment before the kernel drops it from /proc/self/task, so wait
+ * up to two seconds for the count to reach 1 (a thread the library kept would stay). */
+static int os_threads(void) {
+  int n = count_tasks();
+  for (int i = 0; i < 2000 && n > 1; i++) {
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+    n = count_tasks();
+  }
   return n;
 }
 
