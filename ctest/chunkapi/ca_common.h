@@ -15,6 +15,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -76,6 +77,27 @@ static void ca_hexline(const char *label, const uint8_t *p, int n) {
   printf("%s", label);
   for (int i = 0; i < n; i++) printf(" %02x", p[i]);
   printf("\n");
+}
+
+/* The process's threads once the joined ones are gone (-1 without /proc). pthread_join returns
+ * when a thread has released its stack, a moment before the kernel drops it from
+ * /proc/self/task, so this waits up to two seconds for the count to reach 1; a thread the
+ * library kept would stay. */
+static int ca_os_threads(void) {
+  int n = -1;
+  for (int i = 0; i <= 2000; i++) {
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return -1;
+    n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+      if (e->d_name[0] != '.') n++;
+    closedir(d);
+    if (n <= 1) break;
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+  }
+  return n;
 }
 
 #endif /* BLOSC2_CHUNKAPI_CA_COMMON_H */

@@ -4,7 +4,6 @@
  */
 #include "swap_probe.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sys/wait.h>
@@ -43,17 +42,6 @@ static void parallel_for(void *data, void (*dojob)(void *), int numjobs, size_t 
   for (int i = 0; i < numjobs && i < 64; i++) pthread_join(th[i], NULL);
 }
 
-static int os_threads(void) {
-  int n = 0;
-  DIR *d = opendir("/proc/self/task");
-  if (!d) return -1;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (e->d_name[0] != '.') n++;
-  closedir(d);
-  return n;
-}
-
 void sp_threads_callback(void) {
   int data = 0;
   blosc2_set_threads_callback(parallel_for, &data);
@@ -71,13 +59,13 @@ void sp_threads_callback(void) {
     g_calls = 0;
     int cb = blosc2_compress_ctx(c, src, n, chunk, n + 64);
     printf("callback nthreads=%d compress cb=%d calls=%d numjobs=%d elsize>0=%d threads=%d\n", nth,
-           cb, g_calls, g_calls ? g_numjobs : 0, g_calls ? g_elsize_ok : 1, os_threads());
+           cb, g_calls, g_calls ? g_numjobs : 0, g_calls ? g_elsize_ok : 1, ca_os_threads());
     blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
     dp.nthreads = (int16_t)nth;
     blosc2_context *d = blosc2_create_dctx(dp);
     g_calls = 0;
     int rc = blosc2_decompress_ctx(d, chunk, cb, out, n);
-    printf("callback nthreads=%d decompress calls=%d threads=%d\n", nth, g_calls, os_threads());
+    printf("callback nthreads=%d decompress calls=%d threads=%d\n", nth, g_calls, ca_os_threads());
     sp_roundtrip("callback roundtrip", rc, out, src, n);
     g_calls = 0;
     rc = blosc2_getitem_ctx(d, chunk, cb, 1000, 100000, out, n);

@@ -13,9 +13,7 @@
 #include "ca_common.h"
 
 #include <blosc2.h>
-#include <dirent.h>
 #include <pthread.h>
-#include <time.h>
 
 static int g_calls, g_numjobs, g_bad_args;
 static size_t g_elsize;
@@ -57,30 +55,6 @@ static void parallel_for(void *callback_data, void (*dojob)(void *), int numjobs
   for (int i = 0; i < numjobs; i++) pthread_join(th[i], NULL);
 }
 
-static int count_tasks(void) {
-  int n = 0;
-  DIR *d = opendir("/proc/self/task");
-  if (!d) return -1;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (e->d_name[0] != '.') n++;
-  closedir(d);
-  return n;
-}
-
-/* The process's threads once the joined ones are gone: pthread_join returns when a thread
- * has released its stack, a moment before the kernel drops it from /proc/self/task, so wait
- * up to two seconds for the count to reach 1 (a thread the library kept would stay). */
-static int os_threads(void) {
-  int n = count_tasks();
-  for (int i = 0; i < 2000 && n > 1; i++) {
-    struct timespec ms = {0, 1000000};
-    nanosleep(&ms, NULL);
-    n = count_tasks();
-  }
-  return n;
-}
-
 static int prefilter(blosc2_prefilter_params *p) {
   if (p->nblock >= 0 && p->nblock < 64) g_tids[p->nblock] = p->tid;
   memcpy(p->output, p->input, (size_t)p->output_size);
@@ -101,7 +75,7 @@ static void test_contexts(uint8_t *src, uint8_t *chunk, uint8_t *out, int32_t n)
     CHECK(cb > 0 && cb < n, "nthreads %d compress -> %d", nth, cb);
     CHECK_EQ(g_calls, nth > 1 ? 1 : 0, "nthreads %d compress calls", nth);
     if (nth > 1) CHECK_EQ(g_numjobs, nth, "nthreads %d compress numjobs", nth);
-    CHECK_EQ(os_threads(), 1, "nthreads %d: threads after compress", nth);
+    CHECK_EQ(ca_os_threads(), 1, "nthreads %d: threads after compress", nth);
     blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
     dp.nthreads = (int16_t)nth;
     blosc2_context *d = blosc2_create_dctx(dp);
@@ -111,7 +85,7 @@ static void test_contexts(uint8_t *src, uint8_t *chunk, uint8_t *out, int32_t n)
     CHECK_BYTES(out, src, n, "nthreads %d data", nth);
     CHECK_EQ(g_calls, nth > 1 ? 1 : 0, "nthreads %d decompress calls", nth);
     if (nth > 1) CHECK_EQ(g_numjobs, nth, "nthreads %d decompress numjobs", nth);
-    CHECK_EQ(os_threads(), 1, "nthreads %d: threads after decompress", nth);
+    CHECK_EQ(ca_os_threads(), 1, "nthreads %d: threads after decompress", nth);
     /* One block: serial. getitem: serial. */
     g_calls = 0;
     CHECK(blosc2_compress_ctx(c, src, 100000, chunk, n) > 0, "nthreads %d single block", nth);
@@ -213,7 +187,7 @@ static void test_other_paths(uint8_t *src, uint8_t *chunk, uint8_t *out, int32_t
   CHECK_BYTES(out, src, n, "global data");
   CHECK_EQ(g_calls, 1, "global decompress calls");
   blosc2_set_nthreads(1);
-  CHECK_EQ(os_threads(), 1, "threads at the end");
+  CHECK_EQ(ca_os_threads(), 1, "threads at the end");
 }
 
 int main(void) {
