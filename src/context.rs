@@ -309,6 +309,17 @@ impl Context {
         pool.as_deref()
     }
 
+    /// The worker pool this context runs its blocks on, when it has more than one thread and
+    /// no caller's parallel-for is installed (that one is handed chunk blocks only, as by the
+    /// reference), for other work split the same way (gathering a chunk's blocks, say).
+    pub fn worker_pool(&mut self) -> Option<Arc<Pool>> {
+        if crate::threads::executor_installed() {
+            return None;
+        }
+        Context::pool(&mut self.pool, self.nthreads)?;
+        self.pool.clone()
+    }
+
     /// Compresses `src` into a chunk in `dst` (`dst.len()` is the destination size);
     /// `Ok(0)` when it does not fit.
     pub fn compress(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize> {

@@ -3,6 +3,7 @@
 //! are decoded, and only touched chunks are rewritten.
 
 use std::borrow::BorrowMut;
+use std::sync::{Mutex, PoisonError};
 
 use super::array::{read_meta, Array};
 use super::copy::{box_span, copy_box, Side};
@@ -11,6 +12,11 @@ use super::meta::MAX_DIM;
 use super::scratch::with_pad;
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
+use crate::threads::{FirstError, Pool};
+
+/// Smallest chunk whose blocks are gathered from a slice on several threads: below it,
+/// handing the blocks out costs about what a second thread saves.
+const PARALLEL_GATHER_MIN: usize = 512 * 1024;
 
 /// How one chunk meets a slice.
 pub(crate) struct ChunkPart {
@@ -62,6 +68,7 @@ pub(crate) fn chunk_parts(g: &Geometry, start: &[i64], stop: &[i64]) -> Vec<Chun
 
 /// Where one block meets a slice: the block's number in its chunk and, per dimension,
 /// the extent of the intersection, its start inside the block and inside the slice.
+#[derive(Clone)]
 pub(crate) struct BlockPiece {
     /// Block number inside the chunk.
     pub block: usize,
@@ -131,6 +138,38 @@ pub(crate) fn for_each_block(
             rel[d] = 0;
         }
     }
+}
+
+/// [`for_each_block`] with `gather(piece, block)` for every block of the chunk `data`
+/// (blocks of `bb` bytes) meeting the part, the blocks spread over the pool's threads; the
+/// first error by block order, if any.
+fn gather_in_parallel(
+    pool: &Pool,
+    g: &Geometry,
+    part: &ChunkPart,
+    start: &[i64],
+    data: &mut [u8],
+    bb: usize,
+    gather: &(dyn Fn(&BlockPiece, &mut [u8]) -> Result<()> + Sync),
+) -> Result<()> {
+    let mut pieces = Vec::new();
+    for_each_block(g, part, start, |p| {
+        pieces.push(p.clone());
+        Ok(())
+    })?;
+    let blocks: Vec<Mutex<&mut [u8]>> = data.chunks_mut(bb).map(Mutex::new).collect();
+    let errors = FirstError::new();
+    pool.for_each_block(pieces.len(), &|k, _, _| {
+        let p = &pieces[k];
+        let r = match blocks.get(p.block) {
+            Some(b) => gather(p, &mut b.lock().unwrap_or_else(PoisonError::into_inner)),
+            None => Err(Error::InvalidParam),
+        };
+        if let Err(e) = r {
+            errors.record(k, e);
+        }
+    })?;
+    errors.into_result()
 }
 
 /// Whether blocks laid out in a chunk give the chunk's own C order: every block extent
@@ -336,6 +375,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
         let bb = self.block_bytes()?;
         let c_order = blocks_in_c_order(&g);
         let bshape: Vec<i64> = g.blockshape().iter().map(|&b| i64::from(b)).collect();
+        let pool = self.sc.borrow_mut().cctx.worker_pool();
         with_pad(|pad| {
             for part in chunk_parts(&g, start, stop) {
                 let corner: Vec<i64> = (0..n).map(|d| part.lo[d] - start[d]).collect();
@@ -366,7 +406,7 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                     // Padding the blocks do not overwrite must be zeros.
                     data.fill(0);
                 }
-                for_each_block(&g, &part, start, |p| {
+                let gather = |p: &BlockPiece, block: &mut [u8]| {
                     copy_box(
                         ts,
                         &p.extent[..n],
@@ -375,13 +415,19 @@ impl<S: BorrowMut<SuperChunk>> Array<S> {
                             shape: bufshape,
                             start: &p.in_slice[..n],
                         },
-                        &mut data[p.block * bb..(p.block + 1) * bb],
+                        block,
                         Side {
                             shape: &bshape,
                             start: &p.in_block[..n],
                         },
                     )
-                })?;
+                };
+                match pool.as_deref().filter(|_| cb >= PARALLEL_GATHER_MIN) {
+                    Some(pool) => gather_in_parallel(pool, &g, &part, start, data, bb, &gather)?,
+                    None => for_each_block(&g, &part, start, |p| {
+                        gather(p, &mut data[p.block * bb..(p.block + 1) * bb])
+                    })?,
+                }
                 self.write_chunk(part.n, data)?;
             }
             Ok(())

@@ -314,3 +314,40 @@ fn mutated_frames_fail_cleanly() {
         let _ = a.get_slice_buffer(&start, &stop, &mut out, &stop);
     }
 }
+
+#[test]
+fn chunks_gathered_on_two_threads_are_the_ones_of_one_thread() {
+    // Chunks of 512 KiB (their blocks are gathered on the pool) with blocks not in the
+    // chunk's C order; a whole-array write, then a slice across chunks.
+    let (shape, chunks, blocks) = (&[64i64, 96, 128][..], &[32, 64, 128][..], &[8, 16, 32][..]);
+    let n: i64 = shape.iter().product();
+    let data: Vec<u8> = (0..n * 2).map(|i| (i / 3 % 251) as u8).collect();
+    let (start, stop) = ([5i64, 30, 17], [60i64, 90, 120]);
+    let ext: Vec<i64> = start.iter().zip(&stop).map(|(a, b)| b - a).collect();
+    let fresh: Vec<u8> = (0..ext.iter().product::<i64>() * 2)
+        .map(|i| (i * 13 % 241) as u8)
+        .collect();
+    let mut arrays = [1i16, 2].map(|nthreads| {
+        let mut p = params(shape, chunks, blocks, 2);
+        p.storage.cparams.nthreads = nthreads;
+        let mut a = Array::from_buffer(&p, &data).unwrap();
+        a.set_slice_buffer(&start, &stop, &fresh, &ext).unwrap();
+        a
+    });
+    let [one, two] = &mut arrays;
+    let nchunks = one.schunk().nchunks();
+    assert_eq!(nchunks, 2 * 2);
+    for c in 0..nchunks {
+        let want = one.schunk_mut().chunk(c).unwrap().into_owned();
+        assert_eq!(*two.schunk_mut().chunk(c).unwrap(), *want, "chunk {c}");
+    }
+    let mut back = vec![0u8; data.len()];
+    two.to_buffer(&mut back).unwrap();
+    let mut got = vec![0u8; fresh.len()];
+    two.get_slice_buffer(&start, &stop, &mut got, &ext).unwrap();
+    assert_eq!(got, fresh);
+    assert_eq!(
+        model_slice(&back, shape, &[0, 0, 0], &[5, 96, 128], 2),
+        model_slice(&data, shape, &[0, 0, 0], &[5, 96, 128], 2)
+    );
+}
