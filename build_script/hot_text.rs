@@ -60,6 +60,10 @@ const HOT_PATHS: &[&str] = &[
     "crossbeam_epoch",
     "crossbeam_utils",
     "std_detect",
+    "std::sync",
+    "std::sys::backtrace",
+    "std::sys::thread_local",
+    "std::thread",
 ];
 
 /// Section-name globs (after `.text.`) for the rest: drop glue of those types, the C entry
@@ -73,6 +77,8 @@ const HOT_GLOBS: &[&str] = &[
     "_ZN4core3ptr*drop_in_place$LT$blosc2..registry",
     "_ZN4core3ptr*drop_in_place$LT$$u5b$core..option..Option$LT$alloc..sync..Arc$LT$blosc2",
     "_ZN4core3ptr*drop_in_place$LT$rayon_core",
+    "_ZN4core3ptr*drop_in_place$LT$std..sync..once_lock..OnceLock$LT$rayon_core",
+    "_R*3std3sys12thread_local*",
     "blosc2_init",
     "blosc2_destroy",
     "blosc2_compress",
