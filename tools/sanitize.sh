@@ -69,9 +69,12 @@ export ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0:halt_on_error=0:log
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan:${UBSAN_OPTIONS:-}"
 echo "==> ctest (ours, sanitized)"
 # plugins_cross loads both libraries with dlopen(RTLD_DEEPBIND), which the ASan runtime
-# refuses (it reports the flag and aborts); tools/valgrind.sh runs it. Any CTEST-ARGS given
-# replace this exclusion.
-[ $# -gt 0 ] || set -- -E '^plugins_cross$'
+# refuses (it reports the flag and aborts); tools/valgrind.sh runs it. exports checks the
+# exported symbols and the code layout of the release build (its .text.hot section), which
+# this instrumented build without LTO inlines and lays out otherwise; the test command runs
+# it. Any
+# CTEST-ARGS given replace these exclusions.
+[ $# -gt 0 ] || set -- -E '^(plugins_cross|exports)$'
 echo "    ctest arguments: $*"
 status=0
 (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 1800 "$@") ||
