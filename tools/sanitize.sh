@@ -72,8 +72,7 @@ echo "==> ctest (ours, sanitized)"
 # refuses (it reports the flag and aborts); tools/valgrind.sh runs it. exports checks the
 # exported symbols and the code layout of the release build (its .text.hot section), which
 # this instrumented build without LTO inlines and lays out otherwise; the test command runs
-# it. Any
-# CTEST-ARGS given replace these exclusions.
+# it. Any CTEST-ARGS given replace these exclusions.
 [ $# -gt 0 ] || set -- -E '^(plugins_cross|exports)$'
 echo "    ctest arguments: $*"
 status=0
