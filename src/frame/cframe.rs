@@ -116,13 +116,15 @@ pub(crate) fn read_parts(
     let trailer_at = base + frame_len - trailer_len;
     let vlmeta = trailer::parse(&bytes_at(stream, trailer_at, trailer_len, size)?)?;
     let index_end = frame_len - trailer_len;
-    // A contiguous frame of no data with nothing between header and trailer opens whatever
-    // its compressed size says, as in the reference, which reads no index then (and writes
-    // such frames, keeping the size, once every chunk of an in-memory frame is deleted).
-    // A negative compressed size passes the header only in a frame without data.
-    let bare = header.nbytes == 0 && index_end == header_len;
+    // A contiguous frame of no data (an uncompressed size of 0, or a negative one) with
+    // nothing between header and trailer opens whatever its compressed size says, as in the
+    // reference, which reads no index then (and writes such frames, keeping the size, once
+    // every chunk of an in-memory frame is deleted). A negative compressed size passes the
+    // header only in a frame without data.
+    let no_data = header.nbytes <= 0;
+    let bare = no_data && index_end == header_len;
     // One of no data with anything there opens in neither.
-    if frame_type == TYPE_CONTIGUOUS && header.nbytes == 0 && !bare {
+    if frame_type == TYPE_CONTIGUOUS && no_data && !bare {
         return Err(Error::InvalidHeader);
     }
     let section = if frame_type == TYPE_CONTIGUOUS && !bare {
