@@ -76,8 +76,10 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Meta>> {
     if bytes.len() < TRAILER_MINLEN {
         return Err(Error::InvalidHeader);
     }
-    let body = &bytes[..bytes.len() - 23];
-    let mut r = Reader::new(body);
+    // The section is read within the whole trailer, its last 23 bytes included, as the
+    // reference bounds it by the trailer length only (a trailer whose length leaves no
+    // room before those bytes must still hold the map marker where the section starts).
+    let mut r = Reader::new(bytes);
     // The array marker and the version are skipped unchecked, as the reference does.
     r.skip(2)?;
     let metas = parse_metalayers(&mut r, bytes)?;
