@@ -167,10 +167,15 @@ fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
         return Err(Error::InvalidHeader);
     }
     // The reference counts the chunks from the chunk size whenever it is set, also in
-    // frames flagged as having variable chunks (which it writes with chunk size 0).
+    // frames flagged as having variable chunks (which it writes with chunk size 0), and
+    // only in frames holding data (none in a frame of size 0 or below).
     if h.chunksize > 0 {
         let cs = i64::from(h.chunksize);
-        let want = h.nbytes / cs + i64::from(h.nbytes % cs != 0);
+        let want = if h.nbytes > 0 {
+            h.nbytes / cs + i64::from(h.nbytes % cs != 0)
+        } else {
+            0
+        };
         if want != n as i64 {
             return Err(Error::InvalidHeader);
         }
