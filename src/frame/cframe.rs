@@ -144,10 +144,16 @@ pub(crate) fn read_parts(
     } else {
         let idx = bytes_at(stream, base + index_start, index_len, size)?;
         let n = offsets::count(&idx)?;
-        check_counts(&header, n)?;
-        (offsets::decode(&idx, n)?, idx.into_owned())
+        check_counts(&header, n, true)?;
+        // An index of no offsets is not decoded (nor checked further), as by the reference.
+        let offsets = if n == 0 {
+            Vec::new()
+        } else {
+            offsets::decode(&idx, n)?
+        };
+        (offsets, idx.into_owned())
     };
-    check_counts(&header, offsets.len())?;
+    check_counts(&header, offsets.len(), index_len > 0)?;
     let opened = Opened {
         header,
         offsets,
@@ -161,8 +167,8 @@ pub(crate) fn read_parts(
 /// Most chunks a frame may index (a 128 MiB index).
 const MAX_CHUNKS: usize = 1 << 24;
 
-/// Checks the chunk count against the sizes in the header.
-fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
+/// Checks the chunk count (from an index when `has_index`) against the sizes in the header.
+fn check_counts(h: &FrameHeader, n: usize, has_index: bool) -> Result<()> {
     if n > MAX_CHUNKS || (n as u64) > h.nbytes as u64 {
         return Err(Error::InvalidHeader);
     }
@@ -179,7 +185,8 @@ fn check_counts(h: &FrameHeader, n: usize) -> Result<()> {
         if want != n as i64 {
             return Err(Error::InvalidHeader);
         }
-    } else if n == 0 && h.nbytes > 0 {
+    } else if n == 0 && h.nbytes > 0 && !has_index {
+        // Without a chunk size, a frame of data needs an index (one of no offsets will do).
         return Err(Error::InvalidHeader);
     }
     Ok(())
