@@ -11,7 +11,7 @@
 #     buffers, set and get slices, slices into new arrays, through a contiguous frame); a
 #     writer and three readers, each with its own handle, on one array in a frame file and
 #     in a sparse directory, without and with BLOSC_LOCKING; squeezed and expanded views on
-#     two threads.
+#     two threads; arrays of 512 KiB chunks, whose blocks writes gather on the pool.
 # Needs the nightly toolchain with rust-src (installed when missing): std must be rebuilt
 # with the sanitizer (-Zbuild-std), or every lock inside std looks like a race. Any
 # ThreadSanitizer report fails the script (exit status 66). Not part of tools/test-all.sh.

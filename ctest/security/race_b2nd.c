@@ -15,6 +15,10 @@
  *   3. Views: two threads, each with an in-memory array of its own (nthreads 2), write
  *      through the array and its squeezed view and read through the squeezed and the
  *      expanded views; the views are freed before or after their source.
+ *   4. Chunks of 512 KiB, whose blocks a write gathers from the caller's buffer on the
+ *      array's thread pool: two threads, each with an in-memory array of its own
+ *      (nthreads 2), create it from a buffer, overwrite a box across its chunks and read
+ *      the whole array back.
  * usage: [BLOSC_LOCKING=1] race_b2nd DIR [SECONDS]   (default 2 s per part; DIR holds the files)
  */
 #ifndef _GNU_SOURCE
@@ -29,7 +33,7 @@ enum { NCH = 8, ROWS = 32, COLS = 64, ITEMS = ROWS * COLS, NREADERS = 3 };
 
 #include "race_common.h"
 
-static long g_rounds, g_view_ops;
+static long g_rounds, g_view_ops, g_big_rounds;
 
 /* Parameters of a 3-D array NCH x ROWS x COLS (kind 0 in memory, 1 frame file, 2 sparse
  * directory at urlpath). */
@@ -291,6 +295,57 @@ static void *views(void *arg) {
   return NULL;
 }
 
+/* ---- part 4: chunks large enough to be gathered on the pool -------------------------- */
+
+/* Shape 4 x 256 x 256 int32 in chunks of 2 x 256 x 256 (512 KiB), blocks of 1 x 32 x 64
+ * (not the chunks' C order, so every write gathers them). */
+enum { BIG0 = 4, BIG1 = 256, BIG2 = 256, BIG_ITEMS = BIG0 * BIG1 * BIG2 };
+
+static void *big_chunks(void *arg) {
+  int id = (int)(intptr_t)arg;
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.typesize = 4;
+  cp.nthreads = 2;
+  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
+  dp.nthreads = 2;
+  blosc2_storage st = BLOSC2_STORAGE_DEFAULTS;
+  st.cparams = &cp;
+  st.dparams = &dp;
+  int64_t shape[3] = {BIG0, BIG1, BIG2};
+  int32_t chunkshape[3] = {2, BIG1, BIG2}, blockshape[3] = {1, 32, 64};
+  b2nd_context_t *ctx = b2nd_create_ctx(&st, 3, shape, chunkshape, blockshape, "<i4",
+                                        DTYPE_NUMPY_FORMAT, NULL, 0);
+  CHECK(ctx != NULL, id, 0);
+  int32_t *all = malloc(4 * (size_t)BIG_ITEMS), *out = malloc(4 * (size_t)BIG_ITEMS);
+  int64_t start[3] = {1, 10, 20}, stop[3] = {3, 200, 250};
+  int64_t bshape[3] = {stop[0] - start[0], stop[1] - start[1], stop[2] - start[2]};
+  int64_t boxn = bshape[0] * bshape[1] * bshape[2];
+  int32_t *box = malloc(4 * (size_t)boxn);
+  double deadline = now() + g_seconds;
+  long rounds = 0;
+  for (int32_t round = 0; ctx && (now() < deadline || round < 2); round++, rounds++) {
+    for (int64_t i = 0; i < BIG_ITEMS; i++) all[i] = (int32_t)(i * 7 + round);
+    for (int64_t i = 0; i < boxn; i++) box[i] = (int32_t)(-i - round);
+    b2nd_array_t *a = NULL;
+    CHECK(b2nd_from_cbuffer(ctx, &a, all, 4 * (int64_t)BIG_ITEMS) == 0, id, round);
+    if (!a) break;
+    CHECK(b2nd_set_slice_cbuffer(box, bshape, 4 * boxn, start, stop, a) == 0, id, round);
+    for (int64_t i = 0; i < bshape[0]; i++)
+      for (int64_t j = 0; j < bshape[1]; j++)
+        memcpy(all + ((start[0] + i) * BIG1 + start[1] + j) * BIG2 + start[2],
+               box + (i * bshape[1] + j) * bshape[2], 4 * (size_t)bshape[2]);
+    CHECK(b2nd_to_cbuffer(a, out, 4 * (int64_t)BIG_ITEMS) == 0, id, round);
+    CHECK(memcmp(out, all, 4 * (size_t)BIG_ITEMS) == 0, id, round);
+    b2nd_free(a);
+  }
+  count(&g_big_rounds, rounds);
+  if (ctx) b2nd_free_ctx(ctx);
+  free(all);
+  free(out);
+  free(box);
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   if (!race_args(argc, argv)) return 2;
   blosc2_init();
@@ -303,6 +358,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, views, NULL);
   for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
   printf("views: %ld slice operations\n", g_view_ops);
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, big_chunks, (void *)(intptr_t)i);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+  printf("large chunks gathered on the pool: %ld rounds\n", g_big_rounds);
   blosc2_destroy();
   printf("race_b2nd: %ld failures\n", g_failures);
   return g_failures ? 1 : 0;
