@@ -195,6 +195,9 @@ enum Comparable {
 /// - lazy chunks: the reference does not check their `cbytes` against the source and
 ///   reads past it;
 /// - VL-block chunks claiming 0 bytes: the reference crashes on them;
+/// - VL-block chunks with DELTA, decoded whole: from the second block on the reference's
+///   bytes are wrong, also on chunks it wrote itself (its `blosc2_vldecompress_ctx` reads
+///   them right; SECURITY.md);
 /// - filters and codecs of the reference's plugin registry (ids 32 and up: NDLZ, ZFP,
 ///   NDCELL, NDMEAN, ...) not built into this library yet;
 /// - split blocks that are not a whole number of items, with a filter: the reference
@@ -214,8 +217,9 @@ fn comparable(chunk: &[u8]) -> Comparable {
             || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
     // Lazy chunks: the reference trusts their cbytes and reads past the source (SECURITY.md).
     let lazy = h.is_extended() && h.is_lazy();
-    // VL-block chunks of 0 bytes: the reference reads through a NULL pointer (SECURITY.md).
-    if h.is_vl() && h.nbytes == 0 {
+    // VL-block chunks of 0 bytes: the reference reads through a NULL pointer; with DELTA,
+    // its whole-chunk decoding is wrong (SECURITY.md).
+    if h.is_vl() && (h.nbytes == 0 || h.filters.contains(&DELTA)) {
         return Comparable::No;
     }
     if plugin || lazy || (h.is_extended() && h.blosc2_flags & INSTR_CODEC != 0) {
