@@ -189,8 +189,14 @@ thread_local! {
 }
 
 /// Decodes an index chunk holding exactly `nchunks` offsets.
+/// An index chunk of the "uninitialised" special kind is refused: it holds no offsets (the
+/// reference reads each one into a variable its `blosc2_getitem` then leaves unwritten, so
+/// it opens or refuses such a frame depending on stack contents).
 pub fn decode(chunk: &[u8], nchunks: usize) -> Result<Vec<i64>> {
     let h = crate::chunk::Header::parse(chunk)?;
+    if h.is_extended() && h.special() == crate::constants::SPECIAL_UNINIT {
+        return Err(Error::InvalidHeader);
+    }
     let want = nchunks.checked_mul(8).ok_or(Error::InvalidHeader)?;
     if h.nbytes < 0 || h.nbytes as usize != want || h.cbytes as usize > chunk.len() {
         return Err(Error::InvalidHeader);
