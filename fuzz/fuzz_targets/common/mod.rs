@@ -376,48 +376,32 @@ pub fn differential_frame(data: &[u8]) {
     });
 }
 
-/// Whether the frame's chunk index (at header length + compressed size) is a chunk of
-/// items narrower than the 8-byte offsets. The reference reads each offset with
-/// `blosc2_getitem` of one such item into an uninitialised 8-byte variable, so it opens or
-/// refuses such frames depending on stack contents; ours refuses them (SECURITY.md).
+/// The bytes of a contiguous frame from its chunk index on (at header length + compressed
+/// size), as the header's fixed fields place it.
+fn index_bytes(frame: &[u8]) -> Option<&[u8]> {
+    let header_len = i32::from_be_bytes(frame.get(11..15)?.try_into().ok()?);
+    let cbytes = i64::from_be_bytes(frame.get(39..47)?.try_into().ok()?);
+    let at = i64::from(header_len).checked_add(cbytes.max(0))?;
+    frame.get(usize::try_from(at).ok()?..)
+}
+
+/// Whether the frame's chunk index is a chunk of items narrower than the 8-byte offsets.
+/// The reference reads each offset with `blosc2_getitem` of one such item into an
+/// uninitialised 8-byte variable, so it opens or refuses such frames depending on stack
+/// contents; ours refuses them (SECURITY.md).
 fn index_typesize_below_8(frame: &[u8]) -> bool {
-    let header_len = frame
-        .get(11..15)
-        .map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-    let cbytes = frame
-        .get(39..47)
-        .and_then(|b| b.try_into().ok())
-        .map(i64::from_be_bytes);
-    let (Some(hl), Some(cb)) = (header_len, cbytes) else {
-        return false;
-    };
-    let at = i64::from(hl)
-        .checked_add(cb.max(0))
-        .and_then(|i| i.checked_add(3));
-    at.and_then(|i| usize::try_from(i).ok())
-        .and_then(|i| frame.get(i))
+    index_bytes(frame)
+        .and_then(|idx| idx.get(3))
         .is_some_and(|&ts| ts < 8)
 }
 
-/// Whether the frame's chunk index (at header length + compressed size) is a special chunk
-/// of the "uninitialised" kind: the reference reads each offset with `blosc2_getitem`,
-/// which writes nothing for such a chunk, into an uninitialised variable, so it opens or
-/// refuses such frames depending on stack contents; ours refuses them (SECURITY.md).
+/// Whether the frame's chunk index is a special chunk of the "uninitialised" kind: the
+/// reference reads each offset with `blosc2_getitem`, which writes nothing for such a
+/// chunk, into an uninitialised variable, so it opens or refuses such frames depending on
+/// stack contents; ours refuses them (SECURITY.md).
 fn index_uninit_special(frame: &[u8]) -> bool {
-    let header_len = frame
-        .get(11..15)
-        .map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-    let cbytes = frame
-        .get(39..47)
-        .and_then(|b| b.try_into().ok())
-        .map(i64::from_be_bytes);
-    let (Some(hl), Some(cb)) = (header_len, cbytes) else {
-        return false;
-    };
-    let at = i64::from(hl)
-        .checked_add(cb.max(0))
-        .and_then(|i| usize::try_from(i).ok());
-    at.and_then(|i| frame.get(i..i.checked_add(32)?))
+    index_bytes(frame)
+        .and_then(|idx| idx.get(..32))
         .is_some_and(|h| h[2] & 0x05 == 0x05 && (h[31] >> 4) & 7 == 4)
 }
 
