@@ -191,10 +191,17 @@ thread_local! {
 /// Decodes an index chunk holding exactly `nchunks` offsets.
 /// An index chunk of the "uninitialised" special kind is refused: it holds no offsets (the
 /// reference reads each one into a variable its `blosc2_getitem` then leaves unwritten, so
-/// it opens or refuses such a frame depending on stack contents).
+/// it opens or refuses such a frame depending on stack contents); so is one repeating a
+/// value that does not tile an offset, which that `blosc2_getitem` refuses.
 pub fn decode(chunk: &[u8], nchunks: usize) -> Result<Vec<i64>> {
     let h = crate::chunk::Header::parse(chunk)?;
     if h.is_extended() && h.special() == crate::constants::SPECIAL_UNINIT {
+        return Err(Error::InvalidHeader);
+    }
+    // The reference reads each offset with `blosc2_getitem`, which refuses 8 bytes that are
+    // not a whole number of repeated values (ours returns the right bytes there).
+    let width = (h.cbytes.max(0) as usize).saturating_sub(h.header_len());
+    if h.special() == crate::constants::SPECIAL_VALUE && width > 0 && 8 % width != 0 {
         return Err(Error::InvalidHeader);
     }
     let want = nchunks.checked_mul(8).ok_or(Error::InvalidHeader)?;
