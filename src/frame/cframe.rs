@@ -145,11 +145,11 @@ pub(crate) fn read_parts(
         let idx = bytes_at(stream, base + index_start, index_len, size)?;
         // As the reference: the index chunk's compressed size may reach past the index (into
         // the trailer) but not past the frame's end.
-        let idx_cbytes = crate::cbuffer::basic_info(&idx)?.cbytes;
-        if index_start + idx_cbytes as u64 > frame_len {
+        let info = crate::cbuffer::basic_info(&idx)?;
+        if index_start + info.cbytes as u64 > frame_len {
             return Err(Error::ReadBuffer);
         }
-        let n = offsets::count(&idx)?;
+        let n = offsets::count(&info)?;
         check_counts(&header, n, true)?;
         // An index of no offsets is not decoded (nor checked further), as by the reference.
         let offsets = if n == 0 {

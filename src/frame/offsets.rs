@@ -229,11 +229,10 @@ pub fn decode(chunk: &[u8], nchunks: usize) -> Result<Vec<i64>> {
     }
 }
 
-/// The number of offsets an index chunk holds, from the first 16 bytes of its header (all
-/// the reference reads to count them: an index of no offsets is never decoded, see
-/// [`decode`]).
-pub fn count(chunk: &[u8]) -> Result<usize> {
-    let h = crate::cbuffer::basic_info(chunk)?;
+/// The number of offsets an index chunk holds, from the first 16 bytes of its header
+/// (`crate::cbuffer::basic_info`, all the reference reads to count them: an index of no
+/// offsets is never decoded, see [`decode`]).
+pub fn count(h: &crate::cbuffer::BasicInfo) -> Result<usize> {
     // The reference reads the offsets as 8-byte items and refuses another item size.
     if h.nbytes < 0 || h.nbytes % 8 != 0 || (h.nbytes > 0 && h.typesize != 8) {
         return Err(Error::InvalidHeader);

@@ -444,7 +444,7 @@ pub fn frame_meta(data: &[u8]) {
             let _ = trailer::parse(rest);
         }
         2 => {
-            if let Ok(n) = offsets::count(rest) {
+            if let Ok(n) = blosc2::cbuffer::basic_info(rest).and_then(|i| offsets::count(&i)) {
                 if n <= MAX_ENTRIES {
                     let _ = offsets::decode(rest, n);
                 }
