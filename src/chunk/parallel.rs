@@ -49,6 +49,10 @@ const PENDING: usize = usize::MAX;
 /// Result of a parallel block that did not fit its slot, failed, or was left to the caller.
 const NO_FIT: usize = usize::MAX - 1;
 
+/// Spin-loop pauses a worker finding no free slot waits for a block to be placed before
+/// it sleeps.
+const SLOT_SPINS: usize = 4000;
+
 /// Longest a worker waiting for a free slot sleeps before it looks again (every change it
 /// waits for also wakes it).
 const SLOT_WAIT: Duration = Duration::from_millis(1);
@@ -101,6 +105,8 @@ pub(super) fn compress_parallel(
     });
     let lock = || spin_lock(&placed);
     let given_back = Condvar::new();
+    // Bumped whenever a block is placed, so that a worker waiting for a slot can spin on it.
+    let progress = AtomicUsize::new(0);
     // Copies the finished blocks that come next in order, as long as each has room for a
     // whole slot (so that its outcome cannot depend on the space left), then wakes the
     // workers waiting for a slot that no earlier call woke, if any (a wake-up is a system
@@ -128,6 +134,7 @@ pub(super) fn compress_parallel(
             spin_lock(&free).push(s);
             out.pos += len;
             out.next += 1;
+            progress.fetch_add(1, Ordering::Release);
         }
         if out.waiting > 0 {
             out.waiting = 0;
@@ -143,6 +150,7 @@ pub(super) fn compress_parallel(
         if overflow.load(Ordering::Relaxed) {
             return;
         }
+        let mut spun = false;
         let s = loop {
             let mut out = lock();
             place(&mut out);
@@ -170,6 +178,7 @@ pub(super) fn compress_parallel(
                         out.pos += len;
                         out.next += 1;
                         results[k].store(len, Ordering::Release);
+                        progress.fetch_add(1, Ordering::Release);
                     }
                     Ok(None) => results[k].store(NO_FIT, Ordering::Release),
                     Err(e) => {
@@ -189,6 +198,20 @@ pub(super) fn compress_parallel(
                 results[k].store(NO_FIT, Ordering::Release);
                 place(&mut out);
                 return;
+            }
+            if !spun {
+                // Blocks of fast codecs take microseconds: the slot is usually given back
+                // sooner than a sleeping thread could be woken.
+                spun = true;
+                let seen = progress.load(Ordering::Acquire);
+                drop(out);
+                for _ in 0..SLOT_SPINS {
+                    if progress.load(Ordering::Acquire) != seen {
+                        break;
+                    }
+                    std::hint::spin_loop();
+                }
+                continue;
             }
             out.waiting += 1;
             let woken = out.wakeups;
