@@ -113,21 +113,25 @@ pub(crate) fn read_parts(
     if trailer_len > frame_len - header_len {
         return Err(Error::InvalidHeader);
     }
-    let trailer_at = base + frame_len - trailer_len;
-    let vlmeta = trailer::parse(&bytes_at(stream, trailer_at, trailer_len, size)?)?;
-    let index_end = frame_len - trailer_len;
-    // A contiguous frame of no data (an uncompressed size of 0, or a negative one) with
-    // nothing between header and trailer opens whatever its compressed size says, as in the
-    // reference, which reads no index then (and writes such frames, keeping the size, once
-    // every chunk of an in-memory frame is deleted). A negative compressed size passes the
-    // header only in a frame without data.
+    // A frame of no data (an uncompressed size of 0, or a negative one) has no chunks and no
+    // index, whatever lies between its header and its trailer: the reference reads no index
+    // then, and reads its trailer (as long as the length its tail gives) right after the
+    // header. It writes such frames, header and trailer only, keeping the compressed size,
+    // once every chunk of an in-memory frame is deleted. A negative compressed size passes
+    // the header only in a frame without data.
     let no_data = header.nbytes <= 0;
-    let bare = no_data && index_end == header_len;
-    // One of no data with anything there opens in neither.
-    if frame_type == TYPE_CONTIGUOUS && no_data && !bare {
-        return Err(Error::InvalidHeader);
-    }
-    let section = if frame_type == TYPE_CONTIGUOUS && !bare {
+    let trailer_at = if no_data {
+        base + header_len
+    } else {
+        base + frame_len - trailer_len
+    };
+    let vlmeta = trailer::parse(&bytes_at(stream, trailer_at, trailer_len, size)?)?;
+    let index_end = if no_data {
+        header_len
+    } else {
+        frame_len - trailer_len
+    };
+    let section = if frame_type == TYPE_CONTIGUOUS && !no_data {
         header.cbytes.max(0) as u64
     } else {
         0
