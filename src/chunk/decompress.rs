@@ -300,6 +300,11 @@ pub(crate) fn prepare<'a>(
     if h.is_memcpyed() && i64::from(h.cbytes) != i64::from(h.nbytes) + hlen as i64 {
         return Err(Error::Data);
     }
+    // The dictionary of a lazy chunk lies in its frame: the reference refuses to decode such
+    // a chunk without one, even a special one (which needs no dictionary) or one of no data.
+    if h.is_lazy() && h.uses_dict() {
+        return Err(Error::InvalidParam);
+    }
     if h.nbytes < 0 {
         // Negative sizes give no block (the reference decodes nothing) unless they amount
         // to a negative block count.

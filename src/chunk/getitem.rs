@@ -55,6 +55,10 @@ pub(crate) fn getitem(
         special::fill(special, usize::from(h.typesize), value, begin, out)?;
         return Ok(out.len());
     }
+    // The items of a lazy chunk lie in its frame, even when it is memcpyed.
+    if h.is_memcpyed() && h.is_lazy() {
+        return Err(Error::InvalidParam);
+    }
     if h.is_memcpyed() && !post {
         let stored = src.get(hlen + begin..hlen + end).ok_or(Error::ReadBuffer)?;
         out.copy_from_slice(stored);

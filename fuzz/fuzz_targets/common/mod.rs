@@ -19,7 +19,8 @@ use std::sync::{Arc, OnceLock};
 
 use blosc2::chunk::Header;
 use blosc2::constants::{
-    DELTA, DOBITSHUFFLE, INSTR_CODEC, MAX_OVERHEAD, SHUFFLE, TRUNC_PREC, UDCODEC_FORMAT,
+    DELTA, DOBITSHUFFLE, INSTR_CODEC, MAX_OVERHEAD, SHUFFLE, SPECIAL_NAN, SPECIAL_UNINIT,
+    SPECIAL_ZERO, TRUNC_PREC, UDCODEC_FORMAT,
 };
 use blosc2::frame::{offsets, trailer, FrameHeader, MetaName};
 use blosc2::schunk::SuperChunk;
@@ -192,8 +193,9 @@ enum Comparable {
 ///   manifest, `blosc1/b013_*`), and with DELTA it XORs the partial item ending the last
 ///   block into what the destination held before the call (SECURITY.md);
 /// - instrumented chunks (blosc2 flags bit 7) decode to instrumentation records there;
-/// - lazy chunks: the reference does not check their `cbytes` against the source and
-///   reads past it;
+/// - lazy chunks but those of zeros, NaNs or uninitialised values (which neither library
+///   reads past their header): the reference does not check their `cbytes` against the
+///   source and reads past it;
 /// - VL-block chunks claiming 0 bytes: the reference crashes on them;
 /// - VL-block chunks with DELTA, decoded whole: from the second block on the reference's
 ///   bytes are wrong, also on chunks it wrote itself (its `blosc2_vldecompress_ctx` reads
@@ -215,8 +217,11 @@ fn comparable(chunk: &[u8]) -> Comparable {
     let plugin = h.is_extended()
         && (h.filters.iter().any(|&f| f >= 32)
             || (h.compformat() == UDCODEC_FORMAT && h.udcodec >= 32));
-    // Lazy chunks: the reference trusts their cbytes and reads past the source (SECURITY.md).
-    let lazy = h.is_extended() && h.is_lazy();
+    // Lazy chunks: the reference trusts their cbytes and reads past the source (SECURITY.md),
+    // unless the chunk is special and needs nothing past its header.
+    let lazy = h.is_extended()
+        && h.is_lazy()
+        && !matches!(h.special(), SPECIAL_ZERO | SPECIAL_NAN | SPECIAL_UNINIT);
     // VL-block chunks of 0 bytes: the reference reads through a NULL pointer; with DELTA,
     // its whole-chunk decoding is wrong (SECURITY.md).
     if h.is_vl() && (h.nbytes == 0 || h.filters.contains(&DELTA)) {

@@ -425,3 +425,51 @@ fn threaded_output_matches_the_reference_at_every_tight_destination() {
         }
     }
 }
+
+#[test]
+fn lazy_flagged_memcpyed_and_special_chunks_decode_as_in_the_reference() {
+    let Some(rf) = refc::get() else { return };
+    let cp = CParams {
+        compcode: LZ4,
+        typesize: 8,
+        ..CParams::default()
+    };
+    let src = make("random", 120, 3);
+    let mut chunk = vec![0u8; src.len() + MAX_OVERHEAD];
+    let n = ours(&cp, &src, &mut chunk).expect("compresses");
+    chunk.truncate(n);
+    assert!(
+        chunk[2] & MEMCPYED != 0,
+        "random bytes are stored as they are"
+    );
+    // Lazy flag with every special kind (or none), with and without a dictionary flag; the
+    // source is given room past its end, as the reference reads past a lazy chunk's.
+    for special in [0u8, SPECIAL_ZERO, SPECIAL_NAN, SPECIAL_UNINIT] {
+        for extra in [0u8, USEDICT] {
+            let mut c = chunk.clone();
+            c[31] = (special << 4) | LAZY_CHUNK | extra;
+            let mut padded = c.clone();
+            padded.resize(c.len() + 4096, 0);
+            let case = format!("special {special} flags {:#x}", c[31]);
+            let (mut want, mut got) = (vec![0u8; 120], vec![0u8; 120]);
+            let rr = rf.decompress(&padded[..c.len()], &mut want);
+            let or = decode_ours(&c, 120, 1).map(|v| {
+                got = v;
+                120
+            });
+            assert_eq!(or, rr, "decompress, {case}");
+            if special != SPECIAL_UNINIT {
+                assert_eq!(got, want, "decoded bytes, {case}");
+            }
+            let (mut want, mut got) = (vec![0u8; 16], vec![0u8; 16]);
+            let rr = rf.getitem(&padded[..c.len()], 3, 2, &mut want);
+            let or = Context::decompressor(DParams::default())
+                .getitem(&c, 3, 2, &mut got)
+                .map_err(|e| e.code());
+            assert_eq!(or, rr, "getitem, {case}");
+            if special != SPECIAL_UNINIT {
+                assert_eq!(got, want, "items, {case}");
+            }
+        }
+    }
+}
