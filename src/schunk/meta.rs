@@ -159,16 +159,23 @@ impl SuperChunk {
         Ok(i)
     }
 
-    /// The decompressed content of variable-length metalayer `name`, with its index.
+    /// The decompressed content of variable-length metalayer `name`, with its index. As in
+    /// the reference, a stored content whose chunk header gives another compressed size is
+    /// corrupt data, and one that does not decode to the size it gives is a read error.
     pub fn vlmeta_get(&self, name: impl AsRef<[u8]>) -> Result<(usize, Vec<u8>)> {
         let name = name.as_ref();
         let i = self.vlmeta_exists(name)?;
         let c = &self.vlmetalayers[i].content;
-        let mut out = vec![0u8; super::chunks::nbytes_of(c)?];
+        let h = crate::chunk::Header::parse(c)?;
+        if usize::try_from(h.cbytes).ok() != Some(c.len()) {
+            return Err(Error::Data);
+        }
+        let mut out = vec![0u8; usize::try_from(h.nbytes).map_err(|_| Error::InvalidHeader)?];
         let mut ctx = Context::decompressor(DParams::default());
-        let n = ctx.decompress(c, &mut out)?;
-        out.truncate(n);
-        Ok((i, out))
+        match ctx.decompress(c, &mut out) {
+            Ok(n) if n == out.len() => Ok((i, out)),
+            _ => Err(Error::ReadBuffer),
+        }
     }
 
     /// Removes variable-length metalayer `name`; returns how many remain.

@@ -202,10 +202,11 @@ enum Comparable {
 ///   them right; SECURITY.md);
 /// - filters and codecs of the reference's plugin registry (ids 32 and up: NDLZ, ZFP,
 ///   NDCELL, NDMEAN, ...) not built into this library yet;
-/// - split blocks that are not a whole number of items, with a filter: the reference
-///   decodes only the whole items' streams into its scratch buffer, and its filters (seen
-///   with a repeated SHUFFLE, and with DELTA and BITSHUFFLE) read the uninitialised rest
-///   (its output changes with `MALLOC_PERTURB_`; SECURITY.md);
+/// - split blocks that are not a whole number of items, with a filter (from the extended
+///   header's pipeline or from the flags of a short header): the reference decodes only
+///   the whole items' streams into its scratch buffer, and its filters (seen with a
+///   repeated SHUFFLE, with DELTA and BITSHUFFLE, and with the flags' DELTA and SHUFFLE)
+///   read the uninitialised rest (its output changes with `MALLOC_PERTURB_`; SECURITY.md);
 /// - pipelines with two DELTA filters and another filter (DELTA, SHUFFLE, DELTA), and
 ///   pipelines whose SHUFFLE comes third after a DELTA that has a filter before it (in
 ///   decoding order): the reference runs a filter with its source and destination in one
@@ -233,7 +234,7 @@ fn comparable(chunk: &[u8]) -> Comparable {
     let filtered = h.filters.iter().any(|&f| f != 0);
     let split_partial_items =
         !h.dont_split() && !h.is_memcpyed() && h.blocksize % i32::from(h.typesize) != 0;
-    if h.is_extended() && filtered && split_partial_items {
+    if filtered && split_partial_items {
         return Comparable::No;
     }
     let deltas = h.filters.iter().filter(|&&f| f == DELTA).count();
