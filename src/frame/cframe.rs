@@ -150,18 +150,27 @@ pub(crate) fn read_parts(
         // As the reference: the index chunk's compressed size may reach past the index (into
         // the trailer) but not past the frame's end.
         let info = crate::cbuffer::basic_info(&idx)?;
-        if index_start + info.cbytes as u64 > frame_len {
+        let cbytes = info.cbytes as u64;
+        if index_start + cbytes > frame_len {
             return Err(Error::ReadBuffer);
         }
         let n = offsets::count(&info)?;
         check_counts(&header, n, true)?;
+        // The reference decodes the index chunk in place, as long as its compressed size
+        // says, trailer bytes included.
+        let idx = if cbytes > index_len {
+            drop(idx);
+            bytes_at(stream, base + index_start, cbytes, size)?
+        } else {
+            idx
+        };
         // An index of no offsets is not decoded (nor checked further), as by the reference.
         let offsets = if n == 0 {
             Vec::new()
         } else {
             offsets::decode(&idx, n)?
         };
-        (offsets, idx.into_owned())
+        (offsets, idx[..index_len as usize].to_vec())
     };
     check_counts(&header, offsets.len(), index_len > 0)?;
     let opened = Opened {
