@@ -166,11 +166,10 @@ impl SuperChunk {
         let name = name.as_ref();
         let i = self.vlmeta_exists(name)?;
         let c = &self.vlmetalayers[i].content;
-        let h = crate::chunk::Header::parse(c)?;
-        if usize::try_from(h.cbytes).ok() != Some(c.len()) {
+        if usize::try_from(crate::chunk::Header::parse(c)?.cbytes).ok() != Some(c.len()) {
             return Err(Error::Data);
         }
-        let mut out = vec![0u8; usize::try_from(h.nbytes).map_err(|_| Error::InvalidHeader)?];
+        let mut out = vec![0u8; super::chunks::nbytes_of(c)?];
         let mut ctx = Context::decompressor(DParams::default());
         match ctx.decompress(c, &mut out) {
             Ok(n) if n == out.len() => Ok((i, out)),
