@@ -191,15 +191,27 @@ impl Output<'_> {
         }
     }
 
-    /// Writes one literal byte into the pending run, opening a new run when it is full.
+    /// Appends a byte when it fits.
+    #[inline(always)]
+    fn push_checked(&mut self, byte: u8) -> Option<()> {
+        *self.dst.get_mut(self.pos)? = byte;
+        self.pos += 1;
+        Some(())
+    }
+
+    /// Writes one literal byte into the pending run, opening a new run when it is full; fails
+    /// unless two bytes fit.
     #[inline(always)]
     fn literal(&mut self, byte: u8, copy: &mut usize) -> Option<()> {
-        self.has_room(2)?;
-        self.push(byte);
+        let room = self.dst.get_mut(self.pos..self.pos + 2)?;
+        room[0] = byte;
         *copy += 1;
         if *copy == MAX_COPY {
             *copy = 0;
-            self.push(FULL_LITERAL_TOKEN);
+            room[1] = FULL_LITERAL_TOKEN;
+            self.pos += 2;
+        } else {
+            self.pos += 1;
         }
         Some(())
     }
@@ -224,8 +236,11 @@ impl Output<'_> {
         if distance < MAX_DISTANCE {
             let high = (distance >> 8) as u8;
             if len < 7 {
-                self.has_room(2)?;
-                self.push(((len as u8) << 5) + high);
+                let room = self.dst.get_mut(self.pos..self.pos + 2)?;
+                room[0] = ((len as u8) << 5) + high;
+                room[1] = distance as u8;
+                self.pos += 2;
+                return Some(());
             } else {
                 self.has_room(1)?;
                 self.push((7 << 5) + high);
@@ -344,8 +359,7 @@ fn encode_with<const LOG: u32, const SLOTS: usize, const DOUBLE_INSERT: bool>(
             table[hash::<LOG>(seq >> 8) & (SLOTS - 1)] = (ip + 1) as u32;
         }
         ip += 2;
-        out.has_room(1)?;
-        out.push(FULL_LITERAL_TOKEN);
+        out.push_checked(FULL_LITERAL_TOKEN)?;
     }
     while ip <= bound {
         out.literal(src[ip], &mut copy)?;
