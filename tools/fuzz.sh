@@ -15,8 +15,8 @@
 # corpus size, peak RSS, executions per second.
 #
 # Every run adds a line to target/fuzz-campaign.tsv (date, target, seconds, executions,
-# executions/s, coverage, features, corpus files, peak RSS, artifacts), so that the
-# executions of several runs of one target can be added up.
+# executions per wall-clock second, coverage, features, corpus files, peak RSS, artifacts),
+# so that the executions of several runs of one target can be added up.
 #
 # With FUZZ_KEEP_GOING=1 libFuzzer runs in fork mode and keeps fuzzing past findings
 # (-fork=1 -ignore_crashes=1 ...), so that a campaign collects every finding it meets.
@@ -207,12 +207,16 @@ for target in "${targets[@]}"; do
   fi
   # One ledger line per run: executions add up over runs that keep the corpus.
   field() { sed -nE "s/.*$1:? +([0-9]+).*/\1/p" <<< "$last"; }
-  stat_of() { sed -nE "s/^stat::$1: +([0-9]+)/\1/p" "$logs/$target.log" | tail -n 1; }
-  # Fork mode prints no final statistics: its last status line counts the executions.
-  runs=$(stat_of number_of_executed_units)
-  [ -n "$runs" ] || runs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<< "$last")
+  # Children that a target forks (the differential targets' reference openings, fork mode's
+  # jobs) may print their own final statistics when a run is stopped by hand: the run's
+  # executions and peak RSS are the largest figures printed, and fork mode, which prints
+  # no final statistics of its own, counts executions in its status lines ("#RUNS: cov").
+  max_of() { sort -n | tail -n 1; }
+  stat_of() { sed -nE "s/^stat::$1: +([0-9]+)/\1/p" "$logs/$target.log" | max_of; }
+  runs=$( { stat_of number_of_executed_units; sed -nE 's/^#([0-9]+): cov.*/\1/p' "$logs/$target.log"; } | max_of)
+  seconds=$((SECONDS - t0))
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" \
-    "$((SECONDS - t0))" "$runs" "$(stat_of average_exec_per_sec)" \
+    "$seconds" "${runs:-0}" "$(( ${runs:-0} / (seconds > 0 ? seconds : 1) ))" \
     "$(field cov)" "$(field ft)" "$(ls "corpus/$target" | wc -l)" "$(stat_of peak_rss_mb)" \
     "$found" >> "$ledger"
 done
