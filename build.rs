@@ -1,14 +1,14 @@
 //! Gives the shared library the SONAME of the reference, `libblosc2.so.9`, compiles
 //! zlib-ng 2.3.3 from the `libz-sys` crate's source (see `build_script/zlib_ng.rs`) and zfp
-//! 1.0.1 from the `zfp-sys` crate's source (see `build_script/zfp.rs`), and LZ4HC again from
-//! the `lz4-sys` crate's source (see `build_script/lz4hc.rs`).
+//! 1.0.1 from the `zfp-sys` crate's source (see `build_script/zfp.rs`), and liblz4 from the
+//! `lz4-sys` crate's source (see `build_script/lz4.rs`).
 
 use std::env;
 
 #[path = "build_script/hot_text.rs"]
 mod hot_text;
-#[path = "build_script/lz4hc.rs"]
-mod lz4hc;
+#[path = "build_script/lz4.rs"]
+mod lz4;
 #[path = "build_script/registry.rs"]
 mod registry;
 #[path = "build_script/zfp.rs"]
@@ -22,7 +22,7 @@ fn main() {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libblosc2.so.9");
     }
     zlib_ng::build();
-    lz4hc::build();
+    lz4::build();
     zfp::build();
     hot_text::build();
     println!("cargo:rerun-if-changed=build.rs");

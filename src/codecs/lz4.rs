@@ -1,12 +1,31 @@
-//! LZ4 and LZ4HC through liblz4 1.10: LZ4 as `lz4-sys` builds it, LZ4HC as this crate's build
-//! script compiles it again (`oxlz4_*` symbols, see `build_script/lz4hc.rs`).
+//! LZ4 and LZ4HC through liblz4 1.10 as this crate's build script compiles it from the
+//! `lz4-sys` crate's source (`oxlz4_*` symbols, see `build_script/lz4.rs`).
 
 use std::ffi::c_void;
 use std::os::raw::{c_char, c_int};
 use std::ptr::NonNull;
 
 extern "C" {
-    // Parts of liblz4 1.10 (built and linked by `lz4-sys`) that it does not re-export.
+    #[link_name = "oxlz4_LZ4_createStream"]
+    fn LZ4_createStream() -> *mut c_void;
+    #[link_name = "oxlz4_LZ4_freeStream"]
+    fn LZ4_freeStream(state: *mut c_void) -> c_int;
+    #[link_name = "oxlz4_LZ4_compress_fast"]
+    fn LZ4_compress_fast(
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+        acceleration: c_int,
+    ) -> c_int;
+    #[link_name = "oxlz4_LZ4_decompress_safe"]
+    fn LZ4_decompress_safe(
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+    ) -> c_int;
+    #[link_name = "oxlz4_LZ4_compress_fast_extState_fastReset"]
     fn LZ4_compress_fast_extState_fastReset(
         state: *mut c_void,
         src: *const c_char,
@@ -28,7 +47,9 @@ extern "C" {
         dst_capacity: c_int,
         level: c_int,
     ) -> c_int;
+    #[link_name = "oxlz4_LZ4_loadDict"]
     fn LZ4_loadDict(state: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    #[link_name = "oxlz4_LZ4_compress_fast_continue"]
     fn LZ4_compress_fast_continue(
         state: *mut c_void,
         src: *const c_char,
@@ -57,7 +78,7 @@ extern "C" {
         dst_capacity: c_int,
         level: c_int,
     ) -> c_int;
-    // Part of liblz4 1.10 (built and linked by `lz4-sys`) but not re-exported by it.
+    #[link_name = "oxlz4_LZ4_decompress_safe_usingDict"]
     fn LZ4_decompress_safe_usingDict(
         src: *const c_char,
         dst: *mut c_char,
@@ -78,7 +99,7 @@ fn len_c(n: usize) -> c_int {
 /// A reusable LZ4 compression state: compressing with it gives the bytes
 /// `LZ4_compress_fast` gives, without clearing a fresh 16 KiB table every call.
 #[derive(Debug)]
-pub struct State(NonNull<lz4_sys::LZ4StreamEncode>);
+pub struct State(NonNull<c_void>);
 
 // SAFETY: the state has no thread affinity and is only used through `&mut self`.
 unsafe impl Send for State {}
@@ -87,7 +108,7 @@ impl State {
     /// Allocates an initialised state; `None` when liblz4 cannot allocate it.
     pub fn new() -> Option<State> {
         // SAFETY: plain constructor returning an initialised stream or NULL.
-        NonNull::new(unsafe { lz4_sys::LZ4_createStream() }).map(State)
+        NonNull::new(unsafe { LZ4_createStream() }).map(State)
     }
 
     /// Like [`compress`], reusing this state.
@@ -100,7 +121,7 @@ impl State {
         // lengths describe the live slices.
         let n = unsafe {
             LZ4_compress_fast_extState_fastReset(
-                self.0.as_ptr().cast(),
+                self.0.as_ptr(),
                 src.as_ptr().cast(),
                 dst.as_mut_ptr().cast(),
                 len_c(src.len()),
@@ -129,7 +150,7 @@ impl State {
         // keeps a reference to `dict`, which stays alive for the compression call that
         // follows; pointers and lengths describe the live slices.
         let n = unsafe {
-            let state = self.0.as_ptr().cast();
+            let state = self.0.as_ptr();
             LZ4_loadDict(state, dict.as_ptr().cast(), len_c(dict.len()));
             LZ4_compress_fast_continue(
                 state,
@@ -147,7 +168,7 @@ impl State {
 impl Drop for State {
     fn drop(&mut self) {
         // SAFETY: created by LZ4_createStream and freed exactly once.
-        unsafe { lz4_sys::LZ4_freeStream(self.0.as_ptr()) };
+        unsafe { LZ4_freeStream(self.0.as_ptr()) };
     }
 }
 
@@ -232,7 +253,7 @@ pub fn compress(src: &[u8], dst: &mut [u8], accel: i32) -> usize {
     // (clamped to c_int, which only shrinks the writable window); liblz4 never writes past
     // `dst_capacity` and never reads past `src_size`.
     let n = unsafe {
-        lz4_sys::LZ4_compress_fast(
+        LZ4_compress_fast(
             src.as_ptr().cast(),
             dst.as_mut_ptr().cast(),
             len_c(src.len()),
@@ -271,7 +292,7 @@ pub fn decompress(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     // SAFETY: `LZ4_decompress_safe` is the bounds-checked decoder: it reads at most
     // `src.len()` bytes and writes at most `dst.len()` bytes, for any input.
     let n = unsafe {
-        lz4_sys::LZ4_decompress_safe(
+        LZ4_decompress_safe(
             src.as_ptr().cast(),
             dst.as_mut_ptr().cast(),
             len_c(src.len()),
