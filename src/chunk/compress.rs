@@ -431,7 +431,10 @@ fn compress_blocks(
         ..*p
     };
     let written = match pool {
-        Some(pool) if lay.nblocks - first > 1 && !looks_uniform(p.chunk, lay.blocksize) => {
+        Some(pool)
+            if lay.nblocks - first > 1
+                && (p.filters.any_forward() || !looks_uniform(p.chunk, lay.blocksize)) =>
+        {
             compress_parallel(&p, lay, st, pool, dst, hlen, first, pos)
         }
         _ => compress_serial(&p, lay, &mut st.scratch, dst, hlen, first, pos),
@@ -443,7 +446,9 @@ fn compress_blocks(
 /// Whether every block of `chunk` starts with the same byte value repeated (its first 64
 /// bytes, equal to the chunk's first byte). Such a chunk, most often one value throughout,
 /// is mostly runs that compress at the speed of a scan, faster on one thread than the
-/// threads can be handed its blocks; any other chunk is told apart in a few bytes.
+/// threads can be handed its blocks, unless filters make a pass over each block first
+/// (then two threads win: zeros through DELTA and SHUFFLE took a third longer on one);
+/// any other chunk is told apart in a few bytes.
 fn looks_uniform(chunk: &[u8], blocksize: usize) -> bool {
     let Some(&first) = chunk.first() else {
         return false;
