@@ -41,6 +41,16 @@ impl Filters<'_> {
             .any(|&f| !matches!(f, NOFILTER | TRUNC_PREC | DELTA))
     }
 
+    /// Whether decompression runs more than one stage that needs a destination of its own
+    /// (only then does it use a second buffer).
+    pub fn needs_second_backward_buffer(&self) -> bool {
+        self.ids
+            .iter()
+            .filter(|&&f| !matches!(f, NOFILTER | TRUNC_PREC | DELTA))
+            .count()
+            > 1
+    }
+
     /// Whether the pipeline contains DELTA (so block 0 must be decoded first).
     pub fn has_delta(&self) -> bool {
         self.ids.contains(&DELTA)
@@ -205,9 +215,15 @@ pub(crate) fn backward(
     offset: usize,
 ) -> Result<()> {
     let n = out.len();
-    // Without a buffered stage only an in-place DELTA runs, which never touches `a`/`b`.
+    // Without a buffered stage only an in-place DELTA runs, which never touches `a`/`b`;
+    // with one, it reads `a` and writes `out`, never touching `b`.
     let m = if f.needs_backward_buffer() { n } else { 0 };
-    let (a, b) = (&mut a[..m], &mut b[..m]);
+    let mb = if f.needs_second_backward_buffer() {
+        m
+    } else {
+        0
+    };
+    let (a, b) = (&mut a[..m], &mut b[..mb]);
     let mut at = if f.needs_backward_buffer() {
         At::A
     } else {

@@ -336,7 +336,10 @@ pub(crate) fn decode_block(
     let mut ip = src_offset as usize;
     let buffered = p.filters.needs_backward_buffer();
     if buffered {
-        sc.ensure_filters(bsize);
+        ensure(&mut sc.a, bsize);
+        if p.filters.needs_second_backward_buffer() {
+            ensure(&mut sc.b, bsize);
+        }
     }
     let typesize = p.filters.typesize;
     let nstreams = if !p.dont_split && !leftover {
