@@ -59,6 +59,21 @@ pub struct Opened {
     /// Length of the chunk section as laid out (the header's compressed size, or 0 for a
     /// frame of no data with nothing between header and trailer).
     pub section: u64,
+    /// Whether `index` alone decodes to `offsets` (not so when the index chunk's compressed
+    /// size reaches into the trailer).
+    pub index_whole: bool,
+}
+
+impl Opened {
+    /// The index chunk to keep for the frame: its stored bytes, taken out of `self`.
+    pub fn take_index(&mut self) -> IndexChunk {
+        let bytes = std::mem::take(&mut self.index);
+        if self.index_whole {
+            IndexChunk::read(bytes, self.offsets.len())
+        } else {
+            IndexChunk::new(self.offsets.clone(), bytes)
+        }
+    }
 }
 
 /// `len` bytes at `pos` of a stream holding `size` bytes: borrowed from in-memory streams,
@@ -143,6 +158,7 @@ pub(crate) fn read_parts(
         return Err(Error::InvalidHeader);
     }
     let index_len = index_end - index_start;
+    let mut index_whole = true;
     let (offsets, index) = if index_len == 0 {
         (Vec::new(), Vec::new())
     } else {
@@ -159,6 +175,7 @@ pub(crate) fn read_parts(
         // The reference decodes the index chunk in place, as long as its compressed size
         // says, trailer bytes included.
         let idx = if cbytes > index_len {
+            index_whole = false;
             drop(idx);
             bytes_at(stream, base + index_start, cbytes, size)?
         } else {
@@ -179,6 +196,7 @@ pub(crate) fn read_parts(
         vlmeta,
         index,
         section,
+        index_whole,
     };
     Ok((opened, frame_len))
 }
@@ -292,7 +310,7 @@ impl CFrame {
         f.section = chunks_len;
         f.frame_len = frame_len;
         f.writable = !f.followed_by_frame(size);
-        f.index = IndexChunk::new(opened.offsets.clone(), std::mem::take(&mut opened.index));
+        f.index = opened.take_index();
         Ok((f, opened))
     }
 

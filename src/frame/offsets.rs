@@ -107,7 +107,7 @@ pub fn encode_filled(cparams: &CParams, kind: Special, n: usize) -> Result<Index
         &mut bytes,
     )?;
     bytes.truncate(len);
-    Ok(IndexChunk { offsets, bytes })
+    Ok(IndexChunk::new(offsets, bytes))
 }
 
 /// The index chunk a frame holds and the offsets it encodes. The reference rewrites its
@@ -115,25 +115,51 @@ pub fn encode_filled(cparams: &CParams, kind: Special, n: usize) -> Result<Index
 /// `fill_special`) is kept byte for byte until the offsets differ.
 #[derive(Debug, Default)]
 pub struct IndexChunk {
-    offsets: Vec<i64>,
+    /// The offsets `bytes` encodes; `None` until needed for an index read from a frame
+    /// (opening a frame then copies no offsets).
+    offsets: Option<Vec<i64>>,
+    /// How many offsets `bytes` encodes.
+    count: usize,
     bytes: Vec<u8>,
 }
 
 impl IndexChunk {
     /// The index chunk `bytes` holding `offsets`.
     pub fn new(offsets: Vec<i64>, bytes: Vec<u8>) -> IndexChunk {
-        IndexChunk { offsets, bytes }
+        IndexChunk {
+            count: offsets.len(),
+            offsets: Some(offsets),
+            bytes,
+        }
+    }
+
+    /// The index chunk `bytes` read from a frame, which [`decode`] turns into its `count`
+    /// offsets.
+    pub fn read(bytes: Vec<u8>, count: usize) -> IndexChunk {
+        IndexChunk {
+            offsets: (count == 0).then(Vec::new),
+            count,
+            bytes,
+        }
     }
 
     /// The index chunk for `offsets`: the kept one when it holds them, else a new one.
     pub fn bytes_for(&mut self, offsets: &[i64]) -> Result<&[u8]> {
-        if self.offsets != offsets {
+        let kept = match &self.offsets {
+            Some(kept) => kept == offsets,
+            None => {
+                self.count == offsets.len()
+                    && decode(&self.bytes, self.count).is_ok_and(|kept| kept == offsets)
+            }
+        };
+        if !kept {
             self.bytes = if offsets.is_empty() {
                 Vec::new()
             } else {
-                encode_within(offsets, self.offsets.len())?
+                encode_within(offsets, self.count)?
             };
-            self.offsets = offsets.to_vec();
+            self.offsets = Some(offsets.to_vec());
+            self.count = offsets.len();
         }
         Ok(&self.bytes)
     }

@@ -109,7 +109,7 @@ impl SFrame {
                 undo,
                 last,
                 stored: false,
-                index: IndexChunk::new(opened.offsets.clone(), std::mem::take(&mut opened.index)),
+                index: opened.take_index(),
             },
             opened,
         ))
