@@ -265,3 +265,57 @@ pub fn count(h: &crate::cbuffer::BasicInfo) -> Result<usize> {
     }
     Ok(h.nbytes as usize / 8)
 }
+
+#[cfg(test)]
+mod index_chunk_tests {
+    use super::*;
+
+    /// An index chunk holding `offsets` as another writer may have made it (zstd, no
+    /// filter): not the bytes [`encode`] gives.
+    fn foreign(offsets: &[i64]) -> Vec<u8> {
+        let raw: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+        let mut out = vec![0u8; raw.len() + MAX_OVERHEAD];
+        let cp = CParams {
+            compcode: crate::constants::ZSTD,
+            filters: [0; 6],
+            ..index_cparams()
+        };
+        let n = Context::compressor(cp).compress(&raw, &mut out).unwrap();
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn an_index_read_from_a_frame_is_kept_until_its_offsets_change() {
+        let offsets: Vec<i64> = (0..3000).map(|i| i * 977).collect();
+        let stored = foreign(&offsets);
+        assert_ne!(stored, encode(&offsets).unwrap());
+        let mut index = IndexChunk::read(stored.clone(), offsets.len());
+        assert_eq!(index.bytes_for(&offsets).unwrap(), &stored[..]);
+        let mut moved = offsets.clone();
+        moved[7] += 1;
+        assert_eq!(
+            index.bytes_for(&moved).unwrap(),
+            &encode(&moved).unwrap()[..]
+        );
+        assert_eq!(
+            decode(index.bytes_for(&moved).unwrap(), 3000).unwrap(),
+            moved
+        );
+        // Fewer offsets than the stored index holds: compared by count first.
+        let mut index = IndexChunk::read(stored, offsets.len());
+        let shorter = &offsets[..2999];
+        assert_eq!(
+            decode(index.bytes_for(shorter).unwrap(), 2999).unwrap(),
+            shorter
+        );
+    }
+
+    #[test]
+    fn an_index_of_no_offsets_is_kept_as_stored() {
+        let stored = foreign(&[]);
+        let mut index = IndexChunk::read(stored.clone(), 0);
+        assert_eq!(index.bytes_for(&[]).unwrap(), &stored[..]);
+        assert_eq!(decode(index.bytes_for(&[5]).unwrap(), 1).unwrap(), [5]);
+    }
+}
