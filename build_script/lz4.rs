@@ -28,28 +28,29 @@ pub fn build() {
     let header = header.to_str().expect("OUT_DIR is UTF-8");
     // LZ4HC first: it calls into LZ4, which a linker that reads archives once in order
     // must meet after it.
-    cc::Build::new()
-        .file(lib.join("lz4hc.c"))
-        .include(&lib)
-        .flag("-include")
-        .flag(header)
+    unit(&lib, header, "lz4hc.c")
         .opt_level(2)
         // Functions and loops on cache lines of their own: their layout then no longer depends
         // on the size of the code linked before them (one change of the Rust code alone moved
         // lz4hc/dlt+shuf/i32-ramp/L9 from 0.86x the reference to 1.03x; with these 1.00-1.02).
         .flag_if_supported("-falign-functions=64")
         .flag_if_supported("-falign-loops=64")
-        .warnings(false)
         .compile("oxlz4hc");
-    cc::Build::new()
-        .file(lib.join("lz4.c"))
-        .include(&lib)
-        .flag("-include")
-        .flag(header)
+    unit(&lib, header, "lz4.c")
         .opt_level(3)
         .flag_if_supported("-funroll-loops")
-        .warnings(false)
         .compile("oxlz4");
+}
+
+/// A build of liblz4's `file` with every function renamed by the prefix `header`.
+fn unit(lib: &Path, header: &str, file: &str) -> cc::Build {
+    let mut b = cc::Build::new();
+    b.file(lib.join(file))
+        .include(lib)
+        .flag("-include")
+        .flag(header)
+        .warnings(false);
+    b
 }
 
 /// The `lib` directory of liblz4 inside `lz4-sys`.

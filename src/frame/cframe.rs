@@ -64,18 +64,6 @@ pub struct Opened {
     pub index_whole: bool,
 }
 
-impl Opened {
-    /// The index chunk to keep for the frame: its stored bytes, taken out of `self`.
-    pub fn take_index(&mut self) -> IndexChunk {
-        let bytes = std::mem::take(&mut self.index);
-        if self.index_whole {
-            IndexChunk::read(bytes, self.offsets.len())
-        } else {
-            IndexChunk::new(self.offsets.clone(), bytes)
-        }
-    }
-}
-
 /// `len` bytes at `pos` of a stream holding `size` bytes: borrowed from in-memory streams,
 /// read from the others.
 fn bytes_at(stream: &mut dyn Stream, pos: u64, len: u64, size: u64) -> Result<Cow<'_, [u8]>> {
@@ -310,7 +298,7 @@ impl CFrame {
         f.section = chunks_len;
         f.frame_len = frame_len;
         f.writable = !f.followed_by_frame(size);
-        f.index = opened.take_index();
+        f.index = IndexChunk::take_from(&mut opened);
         Ok((f, opened))
     }
 

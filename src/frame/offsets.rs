@@ -143,6 +143,16 @@ impl IndexChunk {
         }
     }
 
+    /// The index chunk to keep for an opened frame: its stored bytes, taken out of `opened`.
+    pub fn take_from(opened: &mut super::cframe::Opened) -> IndexChunk {
+        let bytes = std::mem::take(&mut opened.index);
+        if opened.index_whole {
+            IndexChunk::read(bytes, opened.offsets.len())
+        } else {
+            IndexChunk::new(opened.offsets.clone(), bytes)
+        }
+    }
+
     /// The index chunk for `offsets`: the kept one when it holds them, else a new one.
     pub fn bytes_for(&mut self, offsets: &[i64]) -> Result<&[u8]> {
         let kept = match &self.offsets {

@@ -109,7 +109,7 @@ impl SFrame {
                 undo,
                 last,
                 stored: false,
-                index: opened.take_index(),
+                index: IndexChunk::take_from(&mut opened),
             },
             opened,
         ))
