@@ -11,20 +11,30 @@ use super::streams::{encode_block, EncParams};
 use crate::error::Result;
 use crate::threads::{FirstError, Pool};
 
-/// Where the blocks compressed in parallel are laid out in order: the chunk (lent out while
-/// the next block is compressed straight into it), the first block not placed yet, where it
-/// goes, whether placing has stopped for good (a block that did not fit, failed, or has
-/// no room for a whole slot: the caller finishes serially), how many workers wait for a
-/// slot and have not been woken yet (only then is there anyone to wake), and how many times
-/// they were woken.
+/// Where the blocks compressed in parallel are laid out in order: the chunk up to the first
+/// block (where the block starts go) and from the first block not placed yet on (lent out
+/// while the next block is compressed straight into it), that block, where it goes,
+/// whether placing has stopped for good (a block that did not fit, failed, or has no room
+/// for a whole slot: the caller finishes serially), how many workers wait for a slot and
+/// have not been woken yet (only then is there anyone to wake), how many times they were
+/// woken, and the copies of placed blocks out of their slots that nobody has started.
 struct Placement<'d> {
-    dst: &'d mut [u8],
+    head: &'d mut [u8],
+    rest: &'d mut [u8],
     lent: bool,
     next: usize,
     pos: usize,
     stopped: bool,
     waiting: usize,
     wakeups: u64,
+    copies: Vec<Copy<'d>>,
+}
+
+/// A placed block to copy out of its slot into the chunk.
+struct Copy<'d> {
+    slot: usize,
+    len: usize,
+    to: &'d mut [u8],
 }
 
 /// Tries to take a lock this many times, a spin-loop pause apart, before sleeping on it.
@@ -49,6 +59,9 @@ const PENDING: usize = usize::MAX;
 /// Result of a parallel block that did not fit its slot, failed, or was left to the caller.
 const NO_FIT: usize = usize::MAX - 1;
 
+/// Slots per thread id: how many finished blocks may wait for the one before them.
+const SLOTS_PER_THREAD: usize = 4;
+
 /// Spin-loop pauses a worker finding no free slot waits for a block to be placed before
 /// it sleeps.
 const SLOT_SPINS: usize = 4000;
@@ -58,9 +71,10 @@ const SLOT_SPINS: usize = 4000;
 const SLOT_WAIT: Duration = Duration::from_millis(1);
 
 /// Compresses blocks `first..` on the pool. The block that comes next in order is compressed
-/// straight into `dst`; the others go to one of a few slots (as many as thread ids), and
-/// whoever finishes a block also copies every finished block that comes next in order into
-/// `dst` and gives its slot back. A worker that finds no free slot waits until one is given
+/// straight into `dst`; the others go to one of a few slots (four per thread id). Whoever
+/// finishes a block gives their place in `dst` to every finished block that comes next in
+/// order, then copies them there (any worker short of a slot helps) and gives their slots
+/// back. A worker that finds no free slot and nothing to copy waits until a slot is given
 /// back or its block comes next, so the memory written stays a few blocks whatever the
 /// scheduling; blocks left over are placed afterwards. Same outcome as the serial path: a
 /// block that may meet tighter limits there is redone serially in place, unless its output
@@ -79,7 +93,7 @@ pub(super) fn compress_parallel(
 ) -> Result<Option<usize>> {
     let slot = block_bound(lay);
     let n = lay.nblocks - first;
-    let nslots = pool.len().min(n);
+    let nslots = (pool.len() * SLOTS_PER_THREAD).min(n);
     let destsize = dst.len();
     ensure(&mut st.slots, slot * nslots);
     let results: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(PENDING)).collect();
@@ -94,24 +108,25 @@ pub(super) fn compress_parallel(
         .collect();
     let builtin = p.codec.is_none();
     let overflow = AtomicBool::new(false);
+    let (head, rest) = dst.split_at_mut(pos);
     let placed = Mutex::new(Placement {
-        dst,
+        head,
+        rest,
         lent: false,
         next: 0,
         pos,
         stopped: false,
         waiting: 0,
         wakeups: 0,
+        copies: Vec::with_capacity(nslots),
     });
     let lock = || spin_lock(&placed);
     let given_back = Condvar::new();
     // Bumped whenever a block is placed, so that a worker waiting for a slot can spin on it.
     let progress = AtomicUsize::new(0);
-    // Copies the finished blocks that come next in order, as long as each has room for a
-    // whole slot (so that its outcome cannot depend on the space left), then wakes the
-    // workers waiting for a slot that no earlier call woke, if any (a wake-up is a system
-    // call even with no waiter, and every waiter woken goes on to look for itself).
-    let place = |out: &mut Placement| {
+    // Gives their place to the finished blocks that come next in order, as long as each
+    // has room for a whole slot (so that its outcome cannot depend on the space left).
+    let assign = |out: &mut Placement| {
         while out.next < n && !out.stopped && !out.lent {
             let len = results[out.next].load(Ordering::Acquire);
             if len == PENDING {
@@ -125,21 +140,46 @@ pub(super) fn compress_parallel(
                 break;
             }
             let k = out.next;
-            let s = slot_of[k].load(Ordering::Relaxed);
-            {
-                let src = cells[s].lock().unwrap_or_else(PoisonError::into_inner);
-                write_i32(out.dst, hlen + 4 * (first + k), out.pos as i32);
-                out.dst[out.pos..out.pos + len].copy_from_slice(&src[..len]);
-            }
-            spin_lock(&free).push(s);
+            write_i32(out.head, hlen + 4 * (first + k), out.pos as i32);
+            let (to, tail) = std::mem::take(&mut out.rest).split_at_mut(len);
+            out.rest = tail;
+            out.copies.push(Copy {
+                slot: slot_of[k].load(Ordering::Relaxed),
+                len,
+                to,
+            });
             out.pos += len;
             out.next += 1;
-            progress.fetch_add(1, Ordering::Release);
         }
-        if out.waiting > 0 {
-            out.waiting = 0;
-            out.wakeups += 1;
-            given_back.notify_all();
+    };
+    // Copies a placed block out of its slot and gives the slot back.
+    let copy_out = |c: Copy| {
+        {
+            let src = cells[c.slot].lock().unwrap_or_else(PoisonError::into_inner);
+            c.to.copy_from_slice(&src[..c.len]);
+        }
+        spin_lock(&free).push(c.slot);
+        progress.fetch_add(1, Ordering::Release);
+    };
+    // Places what it can and copies until nothing is left to copy, then wakes the workers
+    // waiting for a slot that no earlier call woke, if any (a wake-up is a system call even
+    // with no waiter, and every waiter woken goes on to look for itself).
+    let place = || loop {
+        let mut out = lock();
+        assign(&mut out);
+        match out.copies.pop() {
+            Some(c) => {
+                drop(out);
+                copy_out(c);
+            }
+            None => {
+                if out.waiting > 0 {
+                    out.waiting = 0;
+                    out.wakeups += 1;
+                    given_back.notify_all();
+                }
+                return;
+            }
         }
     };
     let errors = FirstError::new();
@@ -153,40 +193,38 @@ pub(super) fn compress_parallel(
         let mut spun = false;
         let s = loop {
             let mut out = lock();
-            place(&mut out);
+            assign(&mut out);
             if can_go_direct(k, &out) {
                 // Block `k`, the next in order, is compressed straight into the chunk, lent
                 // out meanwhile (nothing else can be placed before it anyway).
                 let at = out.pos;
-                let chunk = std::mem::take(&mut out.dst);
+                let rest = std::mem::take(&mut out.rest);
                 out.lent = true;
                 drop(out);
-                let res = encode_block(
-                    p,
-                    sc,
-                    job(lay, first + k, tid),
-                    &mut chunk[..at + slot],
-                    at,
-                    None,
-                );
+                let res = encode_block(p, sc, job(lay, first + k, tid), &mut rest[..slot], 0, None);
                 let mut out = lock();
-                out.dst = chunk;
                 out.lent = false;
                 match res {
                     Ok(Some(len)) => {
-                        write_i32(out.dst, hlen + 4 * (first + k), at as i32);
+                        write_i32(out.head, hlen + 4 * (first + k), at as i32);
+                        out.rest = <[u8]>::split_at_mut(rest, len).1;
                         out.pos += len;
                         out.next += 1;
                         results[k].store(len, Ordering::Release);
                         progress.fetch_add(1, Ordering::Release);
                     }
-                    Ok(None) => results[k].store(NO_FIT, Ordering::Release),
+                    Ok(None) => {
+                        out.rest = rest;
+                        results[k].store(NO_FIT, Ordering::Release);
+                    }
                     Err(e) => {
+                        out.rest = rest;
                         errors.record(k, e);
                         results[k].store(NO_FIT, Ordering::Release);
                     }
                 }
-                place(&mut out);
+                drop(out);
+                place();
                 return;
             }
             if let Some(s) = take_slot() {
@@ -196,8 +234,15 @@ pub(super) fn compress_parallel(
                 // Placing has stopped, or stops at this block (no room for a whole slot):
                 // the caller compresses it serially.
                 results[k].store(NO_FIT, Ordering::Release);
-                place(&mut out);
+                drop(out);
+                place();
                 return;
+            }
+            if let Some(c) = out.copies.pop() {
+                // No slot free, but one is about to be: help copy.
+                drop(out);
+                copy_out(c);
+                continue;
             }
             if !spun {
                 // Blocks of fast codecs take microseconds: the slot is usually given back
@@ -236,15 +281,20 @@ pub(super) fn compress_parallel(
             }
         }
         // The chunk may be lent out: then its borrower places this block on return.
-        place(&mut lock());
+        place();
     })?;
     errors.into_result()?;
     if overflow.into_inner() {
         return Ok(None);
     }
     let Placement {
-        dst, next, mut pos, ..
+        next,
+        mut pos,
+        copies,
+        ..
     } = placed.into_inner().unwrap_or_else(PoisonError::into_inner);
+    debug_assert!(copies.is_empty());
+    drop(copies);
     drop(cells);
     for (k, result) in results.iter().enumerate().skip(next) {
         let j = first + k;
