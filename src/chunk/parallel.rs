@@ -27,11 +27,11 @@ struct Placement<'d> {
     stopped: bool,
     waiting: usize,
     wakeups: u64,
-    copies: Vec<Copy<'d>>,
+    copies: Vec<PendingCopy<'d>>,
 }
 
 /// A placed block to copy out of its slot into the chunk.
-struct Copy<'d> {
+struct PendingCopy<'d> {
     slot: usize,
     len: usize,
     to: &'d mut [u8],
@@ -59,9 +59,6 @@ const PENDING: usize = usize::MAX;
 /// Result of a parallel block that did not fit its slot, failed, or was left to the caller.
 const NO_FIT: usize = usize::MAX - 1;
 
-/// Slots per thread id: how many finished blocks may wait for the one before them.
-const SLOTS_PER_THREAD: usize = 4;
-
 /// Spin-loop pauses a worker finding no free slot waits for a block to be placed before
 /// it sleeps.
 const SLOT_SPINS: usize = 4000;
@@ -71,7 +68,7 @@ const SLOT_SPINS: usize = 4000;
 const SLOT_WAIT: Duration = Duration::from_millis(1);
 
 /// Compresses blocks `first..` on the pool. The block that comes next in order is compressed
-/// straight into `dst`; the others go to one of a few slots (four per thread id). Whoever
+/// straight into `dst`; the others go to one of a few slots (as many as thread ids). Whoever
 /// finishes a block gives their place in `dst` to every finished block that comes next in
 /// order, then copies them there (any worker short of a slot helps) and gives their slots
 /// back. A worker that finds no free slot and nothing to copy waits until a slot is given
@@ -93,7 +90,7 @@ pub(super) fn compress_parallel(
 ) -> Result<Option<usize>> {
     let slot = block_bound(lay);
     let n = lay.nblocks - first;
-    let nslots = (pool.len() * SLOTS_PER_THREAD).min(n);
+    let nslots = pool.len().min(n);
     let destsize = dst.len();
     ensure(&mut st.slots, slot * nslots);
     let results: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(PENDING)).collect();
@@ -143,7 +140,7 @@ pub(super) fn compress_parallel(
             write_i32(out.head, hlen + 4 * (first + k), out.pos as i32);
             let (to, tail) = std::mem::take(&mut out.rest).split_at_mut(len);
             out.rest = tail;
-            out.copies.push(Copy {
+            out.copies.push(PendingCopy {
                 slot: slot_of[k].load(Ordering::Relaxed),
                 len,
                 to,
@@ -153,7 +150,7 @@ pub(super) fn compress_parallel(
         }
     };
     // Copies a placed block out of its slot and gives the slot back.
-    let copy_out = |c: Copy| {
+    let copy_out = |c: PendingCopy| {
         {
             let src = cells[c.slot].lock().unwrap_or_else(PoisonError::into_inner);
             c.to.copy_from_slice(&src[..c.len]);
