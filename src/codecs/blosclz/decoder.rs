@@ -127,8 +127,13 @@ fn copy_match(dst: &mut [u8], op: usize, distance: usize, len: usize) {
     }
     if distance >= 8 {
         if len <= 8 {
-            // The most common match (short, from one or two items back): one piece.
-            dst.copy_within(from..from + 8, op);
+            // The most common match (short, from one or two items back), byte by byte: its
+            // source was mostly written by the last two tokens, and a wider load spanning
+            // two earlier stores waits for both to retire, where bytes are forwarded.
+            let (head, tail) = dst.split_at_mut(op);
+            for (d, s) in tail[..len].iter_mut().zip(&head[from..from + len]) {
+                *d = *s;
+            }
             return;
         }
         copy_pieces::<8>(dst, from, op, end);
