@@ -120,6 +120,42 @@ fn match_end(buf: &[u8], ip: usize, reference: usize, bound: usize) -> usize {
     ip + len
 }
 
+/// Returns one past the end of the match at `anchor` whose first [`MIN_EQUAL`] bytes agree
+/// with those `distance + 1` bytes back at `reference`, as [`match_end`] does.
+#[inline(always)]
+fn extend(buf: &[u8], anchor: usize, reference: usize, distance: usize, bound: usize) -> usize {
+    if distance == 0 {
+        run_end(buf, anchor + MIN_EQUAL, bound)
+    } else {
+        match_end(buf, anchor + MIN_EQUAL, reference + MIN_EQUAL, bound)
+    }
+}
+
+/// [`match_end`] for a match one byte back, a run of the byte before `ip`: one load per 16
+/// bytes instead of two. (Runs of 80-90 bytes, as in shuffled int32 ramps, compress 10%
+/// faster; kept out of line, as inlined into the encoders it slowed text down by 8%.)
+#[inline(never)]
+fn run_end(buf: &[u8], ip: usize, bound: usize) -> usize {
+    let len = bound.saturating_sub(ip);
+    let ahead = &buf[ip..ip + len];
+    let pattern = u128::from_ne_bytes([buf[ip - 1]; 16]);
+    let mut i = 0;
+    while i + 16 <= len {
+        let diff = read_u128(ahead, i) ^ pattern;
+        if diff != 0 {
+            return ip + i + (diff.trailing_zeros() / 8) as usize + 1;
+        }
+        i += 16;
+    }
+    while i < len {
+        if ahead[i] != buf[ip - 1] {
+            return ip + i + 1;
+        }
+        i += 1;
+    }
+    ip + len
+}
+
 /// Estimates the compression ratio of `probe` by running a cheap version of the encoder that
 /// only counts output bytes, with `table` (all zeros) as its hash table.
 fn probe_ratio<const LOG: u32, const SLOTS: usize>(probe: &[u8], table: &mut [u32; SLOTS]) -> f64 {
@@ -150,7 +186,7 @@ fn probe_ratio<const LOG: u32, const SLOTS: usize>(probe: &[u8], table: &mut [u3
             }
             continue;
         }
-        ip = match_end(probe, anchor + MIN_EQUAL, reference + MIN_EQUAL, bound) - MATCH_SHIFT;
+        ip = extend(probe, anchor, reference, distance, bound) - MATCH_SHIFT;
         let len = ip - anchor;
         if copy == 0 {
             out -= 1;
@@ -350,7 +386,7 @@ fn encode_with<const LOG: u32, const SLOTS: usize, const DOUBLE_INSERT: bool>(
             ip = anchor + 1;
             continue;
         }
-        ip = match_end(src, anchor + MIN_EQUAL, reference + MIN_EQUAL, bound) - MATCH_SHIFT;
+        ip = extend(src, anchor, reference, distance, bound) - MATCH_SHIFT;
         let len = ip - anchor;
         if len <= 5 && distance >= MAX_DISTANCE {
             out.literal(word as u8, &mut copy)?;

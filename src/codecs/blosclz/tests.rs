@@ -12,16 +12,20 @@ pub(super) enum Kind {
     SmoothFloats,
     /// Runs, random bytes and copies of earlier data from near and far (up to 80 000 back).
     Mixed,
+    /// Runs of 85 or 86 bytes, each value one above the last (the second byte of a shuffled
+    /// int32 ramp).
+    Stairs,
 }
 
 /// Every data kind.
-pub(super) const KINDS: [Kind; 6] = [
+pub(super) const KINDS: [Kind; 7] = [
     Kind::Zeros,
     Kind::Ramp,
     Kind::Text,
     Kind::Random,
     Kind::SmoothFloats,
     Kind::Mixed,
+    Kind::Stairs,
 ];
 
 /// Sizes covering the tiny, the small and the large.
@@ -54,6 +58,7 @@ pub(super) fn data(kind: Kind, len: usize) -> Vec<u8> {
     match kind {
         Kind::Zeros => vec![0; len],
         Kind::Ramp => (0..len).map(|i| (i / 3) as u8).collect(),
+        Kind::Stairs => (0..len).map(|i| ((3 * i + 1) >> 8) as u8).collect(),
         Kind::Text => {
             const WORDS: [&str; 16] = [
                 "the",
@@ -141,7 +146,7 @@ fn round_trips_all_kinds_levels_and_sizes() {
                 // The entropy probe looks at the last 1/8 of the input at clevel 1 and at more of
                 // it higher up; the ramp only repeats itself every 768 bytes, the text compresses ~2.5x.
                 let compressible = match kind {
-                    Kind::Zeros | Kind::Mixed => len >= 4096,
+                    Kind::Zeros | Kind::Mixed | Kind::Stairs => len >= 4096,
                     Kind::Text | Kind::Ramp => len >= 64 << 10 && clevel > 1,
                     Kind::Random | Kind::SmoothFloats => false,
                 };
