@@ -30,6 +30,12 @@ struct Placement<'d> {
     copies: Vec<PendingCopy<'d>>,
 }
 
+/// Spare slots (as many as the others, taken only when those all wait: a block several
+/// times slower than the others, as the first of a chunk often is) are taken only while no
+/// block has compressed to more than this fraction of a slot (`1 / SPARE_FILL`): their
+/// pages cost memory once written, so a spare then costs a few pages, not a block.
+const SPARE_FILL: usize = 16;
+
 /// A placed block to copy out of its slot into the chunk.
 struct PendingCopy<'d> {
     slot: usize,
@@ -68,7 +74,8 @@ const SLOT_SPINS: usize = 4000;
 const SLOT_WAIT: Duration = Duration::from_millis(1);
 
 /// Compresses blocks `first..` on the pool. The block that comes next in order is compressed
-/// straight into `dst`; the others go to one of a few slots (as many as thread ids). Whoever
+/// straight into `dst`; the others go to one of a few slots (as many as thread ids, and as
+/// many spares while blocks compress small, see [`SPARE_FILL`]). Whoever
 /// finishes a block gives their place in `dst` to every finished block that comes next in
 /// order, then copies them there (any worker short of a slot helps) and gives their slots
 /// back. A worker that finds no free slot and nothing to copy waits until a slot is given
@@ -91,15 +98,24 @@ pub(super) fn compress_parallel(
     let slot = block_bound(lay);
     let n = lay.nblocks - first;
     let nslots = pool.len().min(n);
+    let nspares = pool.len().min(n - nslots);
     let destsize = dst.len();
-    ensure(&mut st.slots, slot * nslots);
+    ensure(&mut st.slots, slot * (nslots + nspares));
     let results: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(PENDING)).collect();
-    // The slot each block went to, and the slots free now (the last given back, still in
-    // cache, comes first).
+    // The slot each block went to, and the slots free now, lowest last: the lowest free
+    // slot is taken, so that the slots beyond one per thread are written (and cost memory)
+    // only when the others all wait to be placed.
     let slot_of: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
-    let free = Mutex::new((0..nslots).rev().collect::<Vec<usize>>());
-    let take_slot = || spin_lock(&free).pop();
-    let cells: Vec<Mutex<&mut [u8]>> = st.slots[..slot * nslots]
+    let free = Mutex::new((0..nslots + nspares).rev().collect::<Vec<usize>>());
+    // Takes the lowest free slot: a spare only when `spare` is set.
+    let take_slot = |spare: bool| {
+        let mut f = spin_lock(&free);
+        match f.last() {
+            Some(&s) if s < nslots || spare => f.pop(),
+            _ => None,
+        }
+    };
+    let cells: Vec<Mutex<&mut [u8]>> = st.slots[..slot * (nslots + nspares)]
         .chunks_mut(slot)
         .map(Mutex::new)
         .collect();
@@ -119,6 +135,8 @@ pub(super) fn compress_parallel(
     });
     let lock = || spin_lock(&placed);
     let given_back = Condvar::new();
+    // The largest block compressed so far: spare slots are taken only while blocks are small.
+    let largest = AtomicUsize::new(0);
     // Bumped whenever a block is placed, so that a worker waiting for a slot can spin on it.
     let progress = AtomicUsize::new(0);
     // Gives their place to the finished blocks that come next in order, as long as each
@@ -155,7 +173,11 @@ pub(super) fn compress_parallel(
             let src = cells[c.slot].lock().unwrap_or_else(PoisonError::into_inner);
             c.to.copy_from_slice(&src[..c.len]);
         }
-        spin_lock(&free).push(c.slot);
+        {
+            let mut f = spin_lock(&free);
+            let at = f.partition_point(|&s| s > c.slot);
+            f.insert(at, c.slot);
+        }
         progress.fetch_add(1, Ordering::Release);
     };
     // Places what it can and copies until nothing is left to copy, then wakes the workers
@@ -207,6 +229,7 @@ pub(super) fn compress_parallel(
                         out.rest = <[u8]>::split_at_mut(rest, len).1;
                         out.pos += len;
                         out.next += 1;
+                        largest.fetch_max(len, Ordering::Relaxed);
                         results[k].store(len, Ordering::Release);
                         progress.fetch_add(1, Ordering::Release);
                     }
@@ -224,7 +247,8 @@ pub(super) fn compress_parallel(
                 place();
                 return;
             }
-            if let Some(s) = take_slot() {
+            if let Some(s) = take_slot(spun && largest.load(Ordering::Relaxed) <= slot / SPARE_FILL)
+            {
                 break s;
             }
             if out.stopped || (out.next == k && !out.lent) {
@@ -271,7 +295,10 @@ pub(super) fn compress_parallel(
             encode_block(p, sc, job(lay, first + k, tid), &mut out, 0, None)
         };
         match res {
-            Ok(r) => results[k].store(r.unwrap_or(NO_FIT), Ordering::Release),
+            Ok(r) => {
+                largest.fetch_max(r.unwrap_or(0), Ordering::Relaxed);
+                results[k].store(r.unwrap_or(NO_FIT), Ordering::Release);
+            }
             Err(e) => {
                 errors.record(k, e);
                 results[k].store(NO_FIT, Ordering::Release);

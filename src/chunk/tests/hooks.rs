@@ -101,6 +101,53 @@ fn prefilter_and_postfilter_see_every_block() {
     }
 }
 
+/// A slow first block does not hold the others back for want of a slot: while it runs, the
+/// other thread compresses the next blocks into its slot and two spares (it would stop after
+/// two blocks without them), and the chunk is still the serial one.
+#[test]
+fn blocks_after_a_slow_first_one_run_ahead_in_spare_slots() {
+    // Long runs: every block compresses to a few bytes, as spares are only taken then.
+    let src: Vec<u8> = (0..128_000).map(|i| (i / 4000) as u8).collect();
+    let started = Arc::new(AtomicUsize::new(0));
+    let ahead = Arc::new(AtomicUsize::new(0));
+    let (count, seen) = (started.clone(), ahead.clone());
+    let slow_first = Prefilter {
+        disposable: false,
+        run: Arc::new(move |a: &mut PrefilterArgs| {
+            if a.nblock == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                seen.store(count.load(Ordering::SeqCst), Ordering::SeqCst);
+            } else {
+                count.fetch_add(1, Ordering::SeqCst);
+            }
+            let n = a.size;
+            match &mut a.output {
+                Output::Scratch(at) => a.ttmp[*at..*at + n].copy_from_slice(a.input),
+                Output::Buffer(b) => b.copy_from_slice(a.input),
+            }
+            0
+        }),
+    };
+    let compress = |nthreads| {
+        started.store(0, Ordering::SeqCst);
+        let mut c = Context::compressor(CParams {
+            typesize: 4,
+            blocksize: 16_000,
+            nthreads,
+            ..CParams::default()
+        });
+        c.set_prefilter(Some(slow_first.clone()));
+        let mut chunk = vec![0u8; src.len() + MAX_OVERHEAD];
+        let cb = c.compress(&src, &mut chunk).unwrap();
+        chunk.truncate(cb);
+        chunk
+    };
+    let serial = compress(1);
+    assert_eq!(ahead.load(Ordering::SeqCst), 0);
+    assert_eq!(compress(2), serial);
+    assert_eq!(ahead.load(Ordering::SeqCst), 4);
+}
+
 #[test]
 fn callback_failures_and_disposable_output() {
     let src = ramp(4000);
