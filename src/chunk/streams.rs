@@ -9,6 +9,7 @@ use super::special;
 use crate::codecs::{blosclz, lz4, zlib, zstd};
 use crate::constants::*;
 use crate::error::{Error, Result};
+use crate::filters::uniform::{is_run, repeats};
 use crate::filters::{delta, shuffle};
 use crate::registry::plugins::{Codec, CompressCall, DecompressCall};
 
@@ -44,26 +45,6 @@ pub(crate) struct EncParams<'a> {
     pub nchunk: i64,
     /// The chunk's dictionary.
     pub dict: Option<&'a EncDict>,
-}
-
-/// Whether every byte of `s` equals the first one.
-fn is_run(s: &[u8]) -> bool {
-    let Some(&x) = s.first() else {
-        return true;
-    };
-    // 64 bytes per step without early exit inside a step, so that the compiler can use
-    // vector compares.
-    let word = u64::from_ne_bytes([x; 8]);
-    let mut chunks = s.chunks_exact(64);
-    for c in chunks.by_ref() {
-        let diff = c.chunks_exact(8).fold(0, |acc, w| {
-            acc | (u64::from_ne_bytes(w.try_into().unwrap_or([!x; 8])) ^ word)
-        });
-        if diff != 0 {
-            return false;
-        }
-    }
-    chunks.remainder().iter().all(|&y| y == x)
 }
 
 /// Maps a Blosc clevel to the zstd level the reference uses.
@@ -433,18 +414,8 @@ fn repeated_element(data: &[u8], typesize: usize) -> Option<&[u8]> {
             .all(|e| e == element)
             .then_some(element);
     }
-    // 64 bytes per step without early exit inside a step, so that the compiler can use
-    // vector compares.
     let pattern: [u8; 64] = std::array::from_fn(|i| element[i % typesize]);
-    let mut chunks = data.chunks_exact(64);
-    for c in chunks.by_ref() {
-        let diff = c.iter().zip(&pattern).fold(0, |acc, (x, y)| acc | (x ^ y));
-        if diff != 0 {
-            return None;
-        }
-    }
-    let rest = chunks.remainder();
-    (rest == &pattern[..rest.len()]).then_some(element)
+    repeats(data, &pattern).then_some(element)
 }
 
 /// Writes one run stream per byte of `element` (its value) at `pos`, as the run branch of
@@ -514,21 +485,4 @@ fn run_element(src: &[u8], mut ip: usize, nstreams: usize, element: &mut [u8; 25
         };
     }
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn runs_are_detected_exactly() {
-        assert!(is_run(&[7; 100]));
-        assert!(is_run(&[0; 3]));
-        let mut v = vec![7u8; 100];
-        v[99] = 6;
-        assert!(!is_run(&v));
-        v[99] = 7;
-        v[3] = 1;
-        assert!(!is_run(&v));
-    }
 }

@@ -4,7 +4,8 @@
 //!
 //! Byte and bit shuffle pick the best kernels the CPU offers (AVX-512 with or without VBMI,
 //! AVX2, SSE2 or portable scalar code) once, at first use; within a level, each typesize
-//! goes to the kernel measured fastest. Every kernel produces the same bytes.
+//! goes to the kernel measured fastest. Every kernel produces the same bytes. The run
+//! check of the block streams they leave ([`uniform`]) picks its kernel the same way.
 
 pub mod bitshuffle;
 pub mod bytedelta;
@@ -15,6 +16,7 @@ pub mod ndcell;
 pub mod ndmean;
 pub mod shuffle;
 pub mod trunc_prec;
+pub(crate) mod uniform;
 
 #[cfg(test)]
 #[cfg(test)]
