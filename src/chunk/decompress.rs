@@ -422,6 +422,11 @@ fn run_blocks(
     }
     let p = c.params();
     if p.filters.has_delta() && !c.is_flat() && !out.is_empty() {
+        if mask.is_none() {
+            if let Some(n) = super::deferred_delta::decode(c, &p, pool, out)? {
+                return Ok(n);
+            }
+        }
         let (head, rest) = out.split_at_mut(c.blocksize.min(out.len()));
         let first = if mask.is_some_and(|m| m[0]) {
             head.len()

@@ -3,6 +3,7 @@
 mod bulk;
 pub(crate) mod compress;
 pub(crate) mod decompress;
+mod deferred_delta;
 pub(crate) mod dict;
 pub(crate) mod getitem;
 pub mod header;
