@@ -64,8 +64,13 @@ pub(crate) fn decode(
     let errors = FirstError::new();
     pool.for_each_block(c.nblocks, &|j, tid, sc| {
         if j == 0 {
-            let mut head = first.write().unwrap_or_else(PoisonError::into_inner);
-            match c.decode(p, sc, 0, &mut head[..], &[], tid) {
+            // The flag is raised once the lock is released, so that a block seeing it reads
+            // the first block without waiting.
+            let decoded = {
+                let mut head = first.write().unwrap_or_else(PoisonError::into_inner);
+                c.decode(p, sc, 0, &mut head[..], &[], tid)
+            };
+            match decoded {
                 Ok(_) => first_done.store(true, Ordering::Release),
                 Err(e) => errors.record(0, e),
             }
