@@ -118,6 +118,8 @@ static void worker_chunk(uint64_t *s, uint8_t *src, uint8_t *chunk, uint8_t *out
   cp.nthreads = (int16_t)(1 + below(s, 2));
   cp.splitmode = 1 + (int)below(s, 4);
   cp.filters[5] = (uint8_t)below(s, 3);
+  /* Small blocks, many to a chunk: threads take them in groups. */
+  if (below(s, 4) == 0) cp.blocksize = ts * (64 << below(s, 5));
   /* The reference leaves the last nbytes % 8 bytes of some DELTA chunks unwritten, and
    * writes undecodable dictionary chunks for incompressible data: avoid both. */
   if (below(s, 4) == 0) {

@@ -13,7 +13,7 @@ use crate::threads::{FirstError, Pool};
 
 /// Where the blocks compressed in parallel are laid out in order: the chunk up to the first
 /// block (where the block starts go) and from the first block not placed yet on (lent out
-/// while the next block is compressed straight into it), that block, where it goes,
+/// while the next group is compressed straight into it), that block, where it goes,
 /// whether placing has stopped for good (a block that did not fit, failed, or has no room
 /// for a whole slot: the caller finishes serially), how many workers wait for a slot and
 /// have not been woken yet (only then is there anyone to wake), how many times they were
@@ -32,14 +32,30 @@ struct Placement<'d> {
 
 /// Spare slots (as many as the others, taken only when those all wait: a block several
 /// times slower than the others, as the first of a chunk often is) are taken only while no
-/// block has compressed to more than this fraction of a slot (`1 / SPARE_FILL`): their
-/// pages cost memory once written, so a spare then costs a few pages, not a block.
+/// group has compressed to more than this fraction of a slot (`1 / SPARE_FILL`): their
+/// pages cost memory once written, so a spare then costs a few pages, not a group.
 const SPARE_FILL: usize = 16;
 
-/// A placed block to copy out of its slot into the chunk.
+/// Bytes of input a worker takes at once when blocks are small: blocks go to the workers
+/// in groups of consecutive ones this large at most, so that what the workers share (the
+/// block counter, the slots, the placement) is touched once per group.
+const GROUP_BYTES: usize = 64 * 1024;
+
+/// Fewest groups per thread id: groups stay small enough for the threads to end together.
+const MIN_GROUPS_PER_THREAD: usize = 8;
+
+/// Blocks per group for `n` blocks of `blocksize` bytes on `threads` thread ids.
+fn group_len(blocksize: usize, n: usize, threads: usize) -> usize {
+    let by_size = GROUP_BYTES / blocksize.max(1);
+    by_size
+        .min(n / (threads * MIN_GROUPS_PER_THREAD).max(1))
+        .max(1)
+}
+
+/// Placed blocks to copy out of their slot into the chunk: a group, or the part of it
+/// before the block where placing stopped.
 struct PendingCopy<'d> {
     slot: usize,
-    len: usize,
     to: &'d mut [u8],
 }
 
@@ -60,7 +76,7 @@ fn spin_lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Result of a parallel block whose job has not finished.
+/// Result of a parallel block whose group has not finished.
 const PENDING: usize = usize::MAX;
 /// Result of a parallel block that did not fit its slot, failed, or was left to the caller.
 const NO_FIT: usize = usize::MAX - 1;
@@ -73,14 +89,16 @@ const SLOT_SPINS: usize = 4000;
 /// waits for also wakes it).
 const SLOT_WAIT: Duration = Duration::from_millis(1);
 
-/// Compresses blocks `first..` on the pool. The block that comes next in order is compressed
-/// straight into `dst`; the others go to one of a few slots (as many as thread ids, and as
-/// many spares while blocks compress small, see [`SPARE_FILL`]). Whoever
-/// finishes a block gives their place in `dst` to every finished block that comes next in
-/// order, then copies them there (any worker short of a slot helps) and gives their slots
-/// back. A worker that finds no free slot and nothing to copy waits until a slot is given
-/// back or its block comes next, so the memory written stays a few blocks whatever the
-/// scheduling; blocks left over are placed afterwards. Same outcome as the serial path: a
+/// Compresses blocks `first..` on the pool, in groups of consecutive blocks (one block
+/// each unless blocks are small, see [`GROUP_BYTES`]). A group whose first block comes next
+/// in order is compressed straight into `dst`; the others go to one of a few slots (as many
+/// as thread ids, and as many spares while groups compress small, see [`SPARE_FILL`]).
+/// Whoever finishes a group gives their place in `dst` to every finished block that comes
+/// next in order, then copies them there (any worker short of a slot helps) and gives their
+/// slots back. A worker that finds no free slot and nothing to copy waits until a slot is
+/// given back or its group comes next, so the memory written stays a few groups whatever
+/// the scheduling; blocks left over are compressed serially afterwards. Same outcome as
+/// the serial path: every block is compressed with room for a whole block bound, and a
 /// block that may meet tighter limits there is redone serially in place, unless its output
 /// does not fit at all. Then, as built-in codecs fail instead of adapting to a smaller
 /// output, the serial path fails too, and the workers stop.
@@ -95,17 +113,23 @@ pub(super) fn compress_parallel(
     first: usize,
     pos: usize,
 ) -> Result<Option<usize>> {
-    let slot = block_bound(lay);
+    let bound = block_bound(lay);
     let n = lay.nblocks - first;
-    let nslots = pool.len().min(n);
-    let nspares = pool.len().min(n - nslots);
+    let g = group_len(lay.blocksize, n, pool.len());
+    let ngroups = n.div_ceil(g);
+    let group_end = |k: usize| (k / g * g + g).min(n);
+    let slot = g * bound;
+    let nslots = pool.len().min(ngroups);
+    let nspares = pool.len().min(ngroups - nslots);
     let destsize = dst.len();
     ensure(&mut st.slots, slot * (nslots + nspares));
+    // Every block's compressed length; a group publishes its first block's last, so that
+    // whoever sees that one sees the group's.
     let results: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(PENDING)).collect();
-    // The slot each block went to, and the slots free now, lowest last: the lowest free
+    // The slot each group went to, and the slots free now, lowest last: the lowest free
     // slot is taken, so that the slots beyond one per thread are written (and cost memory)
     // only when the others all wait to be placed.
-    let slot_of: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+    let slot_of: Vec<AtomicUsize> = (0..ngroups).map(|_| AtomicUsize::new(0)).collect();
     let free = Mutex::new((0..nslots + nspares).rev().collect::<Vec<usize>>());
     // Takes the lowest free slot: a spare only when `spare` is set.
     let take_slot = |spare: bool| {
@@ -135,43 +159,53 @@ pub(super) fn compress_parallel(
     });
     let lock = || spin_lock(&placed);
     let given_back = Condvar::new();
-    // The largest block compressed so far: spare slots are taken only while blocks are small.
+    // The largest group compressed so far: spare slots are taken only while groups are small.
     let largest = AtomicUsize::new(0);
-    // Bumped whenever a block is placed, so that a worker waiting for a slot can spin on it.
+    // Bumped whenever a group is placed, so that a worker waiting for a slot can spin on it.
     let progress = AtomicUsize::new(0);
     // Gives their place to the finished blocks that come next in order, as long as each
-    // has room for a whole slot (so that its outcome cannot depend on the space left).
+    // has room for a whole block bound (so that its outcome cannot depend on the space
+    // left), a group's blocks in one piece.
     let assign = |out: &mut Placement| {
         while out.next < n && !out.stopped && !out.lent {
-            let len = results[out.next].load(Ordering::Acquire);
-            if len == PENDING {
+            let k0 = out.next;
+            if results[k0].load(Ordering::Acquire) == PENDING {
                 break;
             }
-            if len == NO_FIT || out.pos + slot > destsize {
-                if builtin && len < NO_FIT && out.pos + len > destsize {
-                    overflow.store(true, Ordering::Relaxed);
+            let end = group_end(k0);
+            let (mut k, mut len) = (k0, 0);
+            while k < end {
+                let at = out.pos + len;
+                let r = results[k].load(Ordering::Acquire);
+                if r == NO_FIT || at + bound > destsize {
+                    if builtin && r < NO_FIT && at + r > destsize {
+                        overflow.store(true, Ordering::Relaxed);
+                    }
+                    out.stopped = true;
+                    break;
                 }
-                out.stopped = true;
-                break;
+                write_i32(out.head, hlen + 4 * (first + k), at as i32);
+                len += r;
+                k += 1;
             }
-            let k = out.next;
-            write_i32(out.head, hlen + 4 * (first + k), out.pos as i32);
-            let (to, tail) = std::mem::take(&mut out.rest).split_at_mut(len);
-            out.rest = tail;
-            out.copies.push(PendingCopy {
-                slot: slot_of[k].load(Ordering::Relaxed),
-                len,
-                to,
-            });
-            out.pos += len;
-            out.next += 1;
+            if k > k0 {
+                let (to, tail) = std::mem::take(&mut out.rest).split_at_mut(len);
+                out.rest = tail;
+                out.copies.push(PendingCopy {
+                    slot: slot_of[k0 / g].load(Ordering::Relaxed),
+                    to,
+                });
+                out.pos += len;
+                out.next = k;
+            }
         }
     };
-    // Copies a placed block out of its slot and gives the slot back.
+    // Copies placed blocks out of their slot and gives the slot back (what is left in it,
+    // after a block placing stopped at, is compressed again serially).
     let copy_out = |c: PendingCopy| {
         {
             let src = cells[c.slot].lock().unwrap_or_else(PoisonError::into_inner);
-            c.to.copy_from_slice(&src[..c.len]);
+            c.to.copy_from_slice(&src[..c.to.len()]);
         }
         {
             let mut f = spin_lock(&free);
@@ -202,47 +236,75 @@ pub(super) fn compress_parallel(
         }
     };
     let errors = FirstError::new();
-    let can_go_direct = |k: usize, out: &Placement| {
-        out.next == k && !out.stopped && !out.lent && out.pos + slot <= destsize
+    // Compresses blocks `k0..end` one after the other into `out`, each with room for a
+    // whole block bound, until one fails or finds no such room. Stores the lengths of all
+    // but the first block in `results` (NO_FIT from the first not compressed on) and
+    // returns the first one's, the bytes written and the first block not compressed.
+    let run_group = |k0: usize, end: usize, tid, sc: &mut _, out: &mut [u8]| {
+        let (mut k, mut len, mut len0) = (k0, 0, NO_FIT);
+        while k < end && len + bound <= out.len() {
+            match encode_block(
+                p,
+                sc,
+                job(lay, first + k, tid),
+                &mut out[len..len + bound],
+                0,
+                None,
+            ) {
+                Ok(Some(r)) => {
+                    if k == k0 {
+                        len0 = r;
+                    } else {
+                        results[k].store(r, Ordering::Release);
+                    }
+                    len += r;
+                    k += 1;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    errors.record(k, e);
+                    break;
+                }
+            }
+        }
+        for r in &results[k.max(k0 + 1)..end] {
+            r.store(NO_FIT, Ordering::Release);
+        }
+        largest.fetch_max(len, Ordering::Relaxed);
+        (len0, len, k)
     };
-    pool.for_each_block(n, &|k, tid, sc| {
+    let can_go_direct = |k: usize, out: &Placement| {
+        out.next == k && !out.stopped && !out.lent && out.pos + bound <= destsize
+    };
+    pool.for_each_block(ngroups, &|q, tid, sc| {
         if overflow.load(Ordering::Relaxed) {
             return;
         }
+        let (k0, end) = (q * g, group_end(q * g));
         let mut spun = false;
         let s = loop {
             let mut out = lock();
             assign(&mut out);
-            if can_go_direct(k, &out) {
-                // Block `k`, the next in order, is compressed straight into the chunk, lent
+            if can_go_direct(k0, &out) {
+                // The group, the next in order, is compressed straight into the chunk, lent
                 // out meanwhile (nothing else can be placed before it anyway).
                 let at = out.pos;
                 let rest = std::mem::take(&mut out.rest);
                 out.lent = true;
                 drop(out);
-                let res = encode_block(p, sc, job(lay, first + k, tid), &mut rest[..slot], 0, None);
+                let (len0, len, k) = run_group(k0, end, tid, sc, rest);
                 let mut out = lock();
                 out.lent = false;
-                match res {
-                    Ok(Some(len)) => {
-                        write_i32(out.head, hlen + 4 * (first + k), at as i32);
-                        out.rest = <[u8]>::split_at_mut(rest, len).1;
-                        out.pos += len;
-                        out.next += 1;
-                        largest.fetch_max(len, Ordering::Relaxed);
-                        results[k].store(len, Ordering::Release);
-                        progress.fetch_add(1, Ordering::Release);
-                    }
-                    Ok(None) => {
-                        out.rest = rest;
-                        results[k].store(NO_FIT, Ordering::Release);
-                    }
-                    Err(e) => {
-                        out.rest = rest;
-                        errors.record(k, e);
-                        results[k].store(NO_FIT, Ordering::Release);
-                    }
+                results[k0].store(len0, Ordering::Release);
+                let mut to = at;
+                for (j, r) in results.iter().enumerate().take(k).skip(k0) {
+                    write_i32(out.head, hlen + 4 * (first + j), to as i32);
+                    to += r.load(Ordering::Relaxed);
                 }
+                out.rest = <[u8]>::split_at_mut(rest, len).1;
+                out.pos += len;
+                out.next = k;
+                progress.fetch_add(1, Ordering::Release);
                 drop(out);
                 place();
                 return;
@@ -251,10 +313,12 @@ pub(super) fn compress_parallel(
             {
                 break s;
             }
-            if out.stopped || (out.next == k && !out.lent) {
-                // Placing has stopped, or stops at this block (no room for a whole slot):
-                // the caller compresses it serially.
-                results[k].store(NO_FIT, Ordering::Release);
+            if out.stopped || (out.next == k0 && !out.lent) {
+                // Placing has stopped, or stops at this group (no room for a whole block
+                // bound): the caller compresses it serially.
+                for r in &results[k0..end] {
+                    r.store(NO_FIT, Ordering::Release);
+                }
                 drop(out);
                 place();
                 return;
@@ -266,7 +330,7 @@ pub(super) fn compress_parallel(
                 continue;
             }
             if !spun {
-                // Blocks of fast codecs take microseconds: the slot is usually given back
+                // Groups of fast codecs take microseconds: the slot is usually given back
                 // sooner than a sleeping thread could be woken.
                 spun = true;
                 let seen = progress.load(Ordering::Acquire);
@@ -289,22 +353,13 @@ pub(super) fn compress_parallel(
                 out.waiting -= 1;
             }
         };
-        slot_of[k].store(s, Ordering::Relaxed);
-        let res = {
+        slot_of[q].store(s, Ordering::Relaxed);
+        let (len0, _, _) = {
             let mut out = cells[s].lock().unwrap_or_else(PoisonError::into_inner);
-            encode_block(p, sc, job(lay, first + k, tid), &mut out, 0, None)
+            run_group(k0, end, tid, sc, &mut out[..])
         };
-        match res {
-            Ok(r) => {
-                largest.fetch_max(r.unwrap_or(0), Ordering::Relaxed);
-                results[k].store(r.unwrap_or(NO_FIT), Ordering::Release);
-            }
-            Err(e) => {
-                errors.record(k, e);
-                results[k].store(NO_FIT, Ordering::Release);
-            }
-        }
-        // The chunk may be lent out: then its borrower places this block on return.
+        results[k0].store(len0, Ordering::Release);
+        // The chunk may be lent out: then its borrower places this group on return.
         place();
     })?;
     errors.into_result()?;
@@ -319,16 +374,12 @@ pub(super) fn compress_parallel(
     } = placed.into_inner().unwrap_or_else(PoisonError::into_inner);
     debug_assert!(copies.is_empty());
     drop(copies);
-    drop(cells);
-    for (k, result) in results.iter().enumerate().skip(next) {
+    // The blocks from where placing stopped (a block that failed, or had no room for a
+    // whole block bound) on are redone serially, where they meet the real limits; a built-in
+    // codec's block too large for what is left fails there as it would here.
+    for (k, r) in results.iter().enumerate().skip(next) {
         let j = first + k;
-        let written = match result.load(Ordering::Acquire) {
-            len if len < NO_FIT && pos + slot <= destsize => {
-                write_i32(dst, hlen + 4 * j, pos as i32);
-                let at = slot_of[k].load(Ordering::Relaxed) * slot;
-                dst[pos..pos + len].copy_from_slice(&st.slots[at..at + len]);
-                Some(len)
-            }
+        let written = match r.load(Ordering::Acquire) {
             len if len < NO_FIT && builtin && pos + len > destsize => None,
             _ => serial_block(p, lay, &mut st.scratch, dst, hlen, j, pos)?,
         };
@@ -338,4 +389,19 @@ pub(super) fn compress_parallel(
         }
     }
     Ok(Some(pos))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_are_single_blocks_unless_blocks_are_small_and_many() {
+        assert_eq!(group_len(256 * 1024, 64, 2), 1);
+        assert_eq!(group_len(16 * 1024, 256, 2), 4);
+        assert_eq!(group_len(16 * 1024, 24, 2), 1);
+        assert_eq!(group_len(1024, 10_000, 4), 64);
+        assert_eq!(group_len(1024, 100, 4), 3);
+        assert_eq!(group_len(0, 100, 1), 12);
+    }
 }

@@ -148,6 +148,54 @@ fn blocks_after_a_slow_first_one_run_ahead_in_spare_slots() {
     assert_eq!(ahead.load(Ordering::SeqCst), 4);
 }
 
+/// Small blocks go to the threads in groups: every block still goes through the prefilter
+/// once, on a valid thread id, the chunk is the serial one, and a failure in the middle of a
+/// group fails the chunk without spoiling the next one.
+#[test]
+fn grouped_small_blocks_give_the_serial_chunk_and_failures() {
+    let src = ramp(400_000);
+    let fail_at = Arc::new(AtomicUsize::new(usize::MAX));
+    let chunk_of = |nthreads: i16| {
+        let calls = Calls::default();
+        let failing = fail_at.clone();
+        let counted = plus_one(calls.clone(), false);
+        let mut c = Context::compressor(CParams {
+            typesize: 4,
+            blocksize: 1024,
+            nthreads,
+            ..CParams::default()
+        });
+        c.set_prefilter(Some(Prefilter {
+            disposable: false,
+            run: Arc::new(move |a: &mut PrefilterArgs| {
+                if a.nblock == failing.load(Ordering::Relaxed) {
+                    return -1;
+                }
+                (counted.run)(a)
+            }),
+        }));
+        let mut chunk = vec![0u8; src.len() + MAX_OVERHEAD];
+        let r = c.compress(&src, &mut chunk).map(|n| chunk[..n].to_vec());
+        let mut blocks: Vec<usize> = calls.lock().unwrap().iter().map(|c| c.0).collect();
+        assert!(calls
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|c| c.3 < nthreads as usize));
+        blocks.sort_unstable();
+        (r, blocks)
+    };
+    let (serial, blocks) = chunk_of(1);
+    assert_eq!(blocks, (0..391).collect::<Vec<_>>());
+    for nthreads in [2, 3, 4] {
+        assert_eq!(chunk_of(nthreads), (serial.clone(), blocks.clone()));
+    }
+    fail_at.store(50, Ordering::Relaxed);
+    for nthreads in [1, 2, 3] {
+        assert_eq!(chunk_of(nthreads).0, Err(Error::FilterPipeline));
+    }
+}
+
 #[test]
 fn callback_failures_and_disposable_output() {
     let src = ramp(4000);
