@@ -6,6 +6,10 @@
  * chunks and --mb MiB of data per case. By default one clevel per (codec, filter, data)
  * is taken, rotating through 1/5/9 (240 cases); --full runs all three (720 cases).
  *
+ * The two libraries swap their output buffers before every run, so that neither keeps the
+ * buffer whose pages happen to be slower to copy from or into; each decompresses the
+ * chunks it wrote last, or either buffer when both wrote the same chunks.
+ *
  * Each case is timed best of --reps, both by wall clock and by process CPU time; the
  * output gives one line per case (speed ratios ours/reference, > 1 means ours is faster,
  * and the compression ratios of both, which must be equal), then geometric means per
@@ -88,12 +92,17 @@ static void keep_best(span_t *best, span_t t) {
   if (t.cpu < best->cpu) best->cpu = t.cpu;
 }
 
-/* One library's contexts and compressed chunks for the case being measured. */
+/* Compressed chunks: nchunks slots of CHUNK + BLOSC2_MAX_OVERHEAD bytes, and their sizes. */
+typedef struct {
+  uint8_t *comp;
+  int32_t *csize;
+} store_t;
+
+/* One library's contexts and the store it compresses into and decompresses from. */
 typedef struct {
   const lib_t *lib;
   blosc2_context *c, *d;
-  uint8_t *comp;        /* nchunks slots of CHUNK + BLOSC2_MAX_OVERHEAD bytes */
-  int32_t *csize;       /* compressed size of each chunk */
+  store_t *st;
   span_t best_c, best_d;
   int64_t cbytes;
   int failed;
@@ -101,8 +110,32 @@ typedef struct {
 
 static uint8_t *g_src, *g_dec;
 static int g_nchunks;
+/* Two stores, which the libraries swap before every run: copies out of or into one buffer
+ * can be steadily slower than with another (where its pages happen to lie), and a
+ * library that kept one buffer throughout would carry that into memory-bound cases. */
+static store_t g_stores[2];
 
-static uint8_t *slot(run_t *r, int i) { return r->comp + (size_t)i * (CHUNK + BLOSC2_MAX_OVERHEAD); }
+static uint8_t *slot(run_t *r, int i) {
+  return r->st->comp + (size_t)i * (CHUNK + BLOSC2_MAX_OVERHEAD);
+}
+
+/* Whether both stores hold the same chunks (then either library may decompress either). */
+static int stores_equal(void) {
+  size_t sizes = (size_t)g_nchunks * sizeof(int32_t);
+  if (memcmp(g_stores[0].csize, g_stores[1].csize, sizes) != 0) return 0;
+  for (int i = 0; i < g_nchunks; i++) {
+    size_t at = (size_t)i * (CHUNK + BLOSC2_MAX_OVERHEAD);
+    if (memcmp(g_stores[0].comp + at, g_stores[1].comp + at, (size_t)g_stores[0].csize[i]))
+      return 0;
+  }
+  return 1;
+}
+
+static void swap_stores(run_t runs[2]) {
+  store_t *t = runs[0].st;
+  runs[0].st = runs[1].st;
+  runs[1].st = t;
+}
 
 static void time_compress(run_t *r) {
   int64_t total = 0;
@@ -114,7 +147,7 @@ static void time_compress(run_t *r) {
       r->failed = 1;
       return;
     }
-    r->csize[i] = rc;
+    r->st->csize[i] = rc;
     total += rc;
   }
   keep_best(&r->best_c, stop(s));
@@ -124,7 +157,7 @@ static void time_compress(run_t *r) {
 static void time_decompress(run_t *r) {
   span_t s = start();
   for (int i = 0; i < g_nchunks; i++) {
-    int rc = r->lib->blosc2_decompress_ctx(r->d, slot(r, i), r->csize[i],
+    int rc = r->lib->blosc2_decompress_ctx(r->d, slot(r, i), r->st->csize[i],
                                            g_dec + (size_t)i * CHUNK, CHUNK);
     if (rc != CHUNK) {
       r->failed = 1;
@@ -211,11 +244,15 @@ static void run_case(const lib_t *libs[2], run_t runs[2], case_t *k, int reps) {
    * neither always runs right after the memcpy baseline or the other's output check. */
   static int turn;
   for (int i = 0; i < reps; i++, turn++) {
+    swap_stores(runs);
     for (int j = 0; j < 2; j++)
       if (!runs[(turn + j) % 2].failed) time_compress(&runs[(turn + j) % 2]);
     time_memcpy(&k->copy, k->nthreads);
   }
+  /* Each library decompresses the chunks it wrote last, unless both wrote the same. */
+  int swap = !runs[0].failed && !runs[1].failed && stores_equal();
   for (int i = 0; i < reps; i++, turn++) {
+    if (swap) swap_stores(runs);
     for (int j = 0; j < 2; j++)
       if (!runs[(turn + j) % 2].failed) time_decompress(&runs[(turn + j) % 2]);
     time_memcpy(&k->copy, k->nthreads);
@@ -432,9 +469,10 @@ int main(int argc, char **argv) {
   g_dec = tc_malloc(n);
   run_t runs[2];
   for (int l = 0; l < 2; l++) {
-    runs[l].comp = tc_malloc((size_t)g_nchunks * (CHUNK + BLOSC2_MAX_OVERHEAD));
-    runs[l].csize = tc_malloc((size_t)g_nchunks * sizeof(int32_t));
-    memset(runs[l].comp, 0, (size_t)g_nchunks * (CHUNK + BLOSC2_MAX_OVERHEAD));
+    g_stores[l].comp = tc_malloc((size_t)g_nchunks * (CHUNK + BLOSC2_MAX_OVERHEAD));
+    g_stores[l].csize = tc_malloc((size_t)g_nchunks * sizeof(int32_t));
+    memset(g_stores[l].comp, 0, (size_t)g_nchunks * (CHUNK + BLOSC2_MAX_OVERHEAD));
+    runs[l].st = &g_stores[l];
   }
   memset(g_dec, 0, n); /* no first-touch page faults inside a timed run */
   const lib_t *libs[2] = {&ours, &ref};
@@ -483,8 +521,8 @@ int main(int argc, char **argv) {
   free(g_src);
   free(g_dec);
   for (int l = 0; l < 2; l++) {
-    free(runs[l].comp);
-    free(runs[l].csize);
+    free(g_stores[l].comp);
+    free(g_stores[l].csize);
   }
   return 0;
 }
