@@ -118,8 +118,6 @@ static void worker_chunk(uint64_t *s, uint8_t *src, uint8_t *chunk, uint8_t *out
   cp.nthreads = (int16_t)(1 + below(s, 2));
   cp.splitmode = 1 + (int)below(s, 4);
   cp.filters[5] = (uint8_t)below(s, 3);
-  /* Small blocks, many to a chunk: threads take them in groups. */
-  if (below(s, 4) == 0) cp.blocksize = ts * (64 << below(s, 5));
   /* The reference leaves the last nbytes % 8 bytes of some DELTA chunks unwritten, and
    * writes undecodable dictionary chunks for incompressible data: avoid both. */
   if (below(s, 4) == 0) {
@@ -129,6 +127,9 @@ static void worker_chunk(uint64_t *s, uint8_t *src, uint8_t *chunk, uint8_t *out
   int kind = fill(s, src, n, ts);
   cp.use_dict =
       (cp.compcode == BLOSC_ZSTD || cp.compcode == BLOSC_LZ4) && kind != 2 && below(s, 6) == 0;
+  /* Small blocks, many to a chunk: threads take them in groups. (Not with a dictionary:
+   * the reference writes some such chunks that it cannot read.) */
+  if (!cp.use_dict && below(s, 4) == 0) cp.blocksize = ts * (64 << below(s, 5));
   blosc2_context *c = blosc2_create_cctx(cp);
   int cb = blosc2_compress_ctx(c, src, n, chunk, n + BLOSC2_MAX_OVERHEAD);
   blosc2_free_ctx(c);
