@@ -40,6 +40,14 @@ fn executor() -> Option<Executor> {
 /// before it blocks.
 const CALLER_SPINS: usize = 2000;
 
+/// Bytes of input a job takes at once when blocks are small: blocks go to the thread ids in
+/// groups of consecutive ones this large at most, so that what the threads share (the block
+/// counter, and per block what the operation shares) is touched once per group.
+const GROUP_BYTES: usize = 64 * 1024;
+
+/// Fewest groups per thread id: groups stay small enough for the threads to end together.
+const MIN_GROUPS_PER_THREAD: usize = 8;
+
 /// Most threads a pool starts; more thread ids share them (their jobs run in turn).
 const MAX_OS_THREADS: usize = 256;
 
@@ -117,6 +125,15 @@ impl Pool {
         Ok(self.threads.get_or_init(|| built))
     }
 
+    /// How many consecutive blocks of `blocksize` bytes a job takes at once, out of `n`: one
+    /// unless blocks are small and many (see [`GROUP_BYTES`]).
+    pub fn group_len(&self, blocksize: usize, n: usize) -> usize {
+        let by_size = GROUP_BYTES / blocksize.max(1);
+        by_size
+            .min(n / (self.len() * MIN_GROUPS_PER_THREAD).max(1))
+            .max(1)
+    }
+
     /// Runs `job(tid, scratch)` once for every thread id, in parallel, and waits for all.
     pub fn run(&self, job: &(dyn Fn(usize, &mut Scratch) + Sync)) -> Result<()> {
         let per_tid = |tid: usize| self.with_scratch(tid, |sc| job(tid, sc));
@@ -160,13 +177,17 @@ impl Pool {
     ) -> Result<()> {
         let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(0);
-        self.run(&|tid, sc| loop {
-            let j = next.fetch_add(1, Ordering::Relaxed);
-            if j >= nblocks {
-                break;
+        self.run(&|tid, sc| {
+            let mut ran = 0;
+            loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                if j >= nblocks {
+                    break;
+                }
+                block(j, tid, sc);
+                ran += 1;
             }
-            block(j, tid, sc);
-            done.fetch_add(1, Ordering::Relaxed);
+            done.fetch_add(ran, Ordering::Relaxed);
         })?;
         if done.load(Ordering::Acquire) == nblocks {
             Ok(())
@@ -216,6 +237,17 @@ mod tests {
         })
         .unwrap();
         assert!(seen.iter().all(|s| s.load(Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn groups_are_single_blocks_unless_blocks_are_small_and_many() {
+        let (two, four, one) = (Pool::new(2), Pool::new(4), Pool::new(1));
+        assert_eq!(two.group_len(256 * 1024, 64), 1);
+        assert_eq!(two.group_len(16 * 1024, 256), 4);
+        assert_eq!(two.group_len(16 * 1024, 24), 1);
+        assert_eq!(four.group_len(1024, 10_000), 64);
+        assert_eq!(four.group_len(1024, 100), 3);
+        assert_eq!(one.group_len(0, 100), 12);
     }
 
     #[test]

@@ -490,24 +490,28 @@ fn decode_range(
             Ok(total)
         }
         Some(pool) => {
-            let cells: Vec<Mutex<&mut [u8]>> = out.chunks_mut(bs).map(Mutex::new).collect();
+            // Small blocks go to the threads in groups of consecutive ones.
+            let g = pool.group_len(bs, c.nblocks - first);
+            let cells: Vec<Mutex<&mut [u8]>> = out.chunks_mut(bs * g).map(Mutex::new).collect();
             let total = AtomicUsize::new(0);
             // Report the error of the lowest failing block, as the serial path does.
             let errors = FirstError::new();
-            pool.for_each_block(cells.len(), &|k, tid, sc| {
-                let j = first + k;
-                let mut block = cells[k].lock().unwrap_or_else(PoisonError::into_inner);
-                let n = if skip(j) {
-                    Ok(block.len())
-                } else {
-                    c.decode(p, sc, j, &mut block, dref, tid)
-                };
-                match n {
-                    Ok(n) => {
-                        total.fetch_add(n, Ordering::Relaxed);
+            pool.for_each_block(cells.len(), &|q, tid, sc| {
+                let mut group = cells[q].lock().unwrap_or_else(PoisonError::into_inner);
+                let mut sum = 0;
+                for (i, block) in group.chunks_mut(bs).enumerate() {
+                    let j = first + q * g + i;
+                    let n = if skip(j) {
+                        Ok(block.len())
+                    } else {
+                        c.decode(p, sc, j, block, dref, tid)
+                    };
+                    match n {
+                        Ok(n) => sum += n,
+                        Err(e) => errors.record(j, e),
                     }
-                    Err(e) => errors.record(j, e),
                 }
+                total.fetch_add(sum, Ordering::Relaxed);
             })?;
             errors.into_result()?;
             Ok(total.into_inner())

@@ -36,22 +36,6 @@ struct Placement<'d> {
 /// pages cost memory once written, so a spare then costs a few pages, not a group.
 const SPARE_FILL: usize = 16;
 
-/// Bytes of input a worker takes at once when blocks are small: blocks go to the workers
-/// in groups of consecutive ones this large at most, so that what the workers share (the
-/// block counter, the slots, the placement) is touched once per group.
-const GROUP_BYTES: usize = 64 * 1024;
-
-/// Fewest groups per thread id: groups stay small enough for the threads to end together.
-const MIN_GROUPS_PER_THREAD: usize = 8;
-
-/// Blocks per group for `n` blocks of `blocksize` bytes on `threads` thread ids.
-fn group_len(blocksize: usize, n: usize, threads: usize) -> usize {
-    let by_size = GROUP_BYTES / blocksize.max(1);
-    by_size
-        .min(n / (threads * MIN_GROUPS_PER_THREAD).max(1))
-        .max(1)
-}
-
 /// Placed blocks to copy out of their slot into the chunk: a group, or the part of it
 /// before the block where placing stopped.
 struct PendingCopy<'d> {
@@ -90,7 +74,7 @@ const SLOT_SPINS: usize = 4000;
 const SLOT_WAIT: Duration = Duration::from_millis(1);
 
 /// Compresses blocks `first..` on the pool, in groups of consecutive blocks (one block
-/// each unless blocks are small, see [`GROUP_BYTES`]). A group whose first block comes next
+/// each unless blocks are small, see [`Pool::group_len`]). A group whose first block comes next
 /// in order is compressed straight into `dst`; the others go to one of a few slots (as many
 /// as thread ids, and as many spares while groups compress small, see [`SPARE_FILL`]).
 /// Whoever finishes a group gives their place in `dst` to every finished block that comes
@@ -115,7 +99,7 @@ pub(super) fn compress_parallel(
 ) -> Result<Option<usize>> {
     let bound = block_bound(lay);
     let n = lay.nblocks - first;
-    let g = group_len(lay.blocksize, n, pool.len());
+    let g = pool.group_len(lay.blocksize, n);
     let ngroups = n.div_ceil(g);
     let group_end = |k: usize| (k / g * g + g).min(n);
     let slot = g * bound;
@@ -389,19 +373,4 @@ pub(super) fn compress_parallel(
         }
     }
     Ok(Some(pos))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups_are_single_blocks_unless_blocks_are_small_and_many() {
-        assert_eq!(group_len(256 * 1024, 64, 2), 1);
-        assert_eq!(group_len(16 * 1024, 256, 2), 4);
-        assert_eq!(group_len(16 * 1024, 24, 2), 1);
-        assert_eq!(group_len(1024, 10_000, 4), 64);
-        assert_eq!(group_len(1024, 100, 4), 3);
-        assert_eq!(group_len(0, 100, 1), 12);
-    }
 }

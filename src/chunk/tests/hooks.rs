@@ -149,8 +149,8 @@ fn blocks_after_a_slow_first_one_run_ahead_in_spare_slots() {
 }
 
 /// Small blocks go to the threads in groups: every block still goes through the prefilter
-/// once, on a valid thread id, the chunk is the serial one, and a failure in the middle of a
-/// group fails the chunk without spoiling the next one.
+/// once, on a valid thread id, the chunk is the serial one and decodes (with and without a
+/// mask) as on one thread, and a failure in the middle of a group fails the chunk.
 #[test]
 fn grouped_small_blocks_give_the_serial_chunk_and_failures() {
     let src = ramp(400_000);
@@ -189,6 +189,37 @@ fn grouped_small_blocks_give_the_serial_chunk_and_failures() {
     assert_eq!(blocks, (0..391).collect::<Vec<_>>());
     for nthreads in [2, 3, 4] {
         assert_eq!(chunk_of(nthreads), (serial.clone(), blocks.clone()));
+    }
+    // Decoded in groups too, with a mask that skips every third block.
+    let chunk = serial.unwrap();
+    let mask: Vec<bool> = (0..391).map(|k| k % 3 == 1).collect();
+    let decoded = |nthreads: i16| {
+        let mut d = Context::decompressor(DParams {
+            nthreads,
+            ..DParams::default()
+        });
+        let mut out = vec![0xeeu8; src.len()];
+        assert_eq!(d.decompress(&chunk, &mut out), Ok(src.len()));
+        d.set_maskout(&mask);
+        let mut masked = vec![0xeeu8; src.len()];
+        assert_eq!(d.decompress(&chunk, &mut masked), Ok(src.len()));
+        (out, masked)
+    };
+    let (out, masked) = decoded(1);
+    assert!(out.iter().zip(&src).all(|(&o, &s)| o == s.wrapping_add(1)));
+    for (k, block) in masked.chunks(1024).enumerate() {
+        let want = if mask[k] {
+            &[0xee; 1024][..block.len()]
+        } else {
+            &out[k * 1024..][..block.len()]
+        };
+        assert_eq!(block, want, "block {k}");
+    }
+    for nthreads in [2, 3, 4] {
+        assert!(
+            decoded(nthreads) == (out.clone(), masked.clone()),
+            "{nthreads} threads"
+        );
     }
     fail_at.store(50, Ordering::Relaxed);
     for nthreads in [1, 2, 3] {
