@@ -119,7 +119,9 @@ impl Pool {
         // The caller runs thread id 0 itself.
         let built = rayon::ThreadPoolBuilder::new()
             .num_threads((self.len() - 1).clamp(1, MAX_OS_THREADS))
-            .thread_name(|i| format!("blosc2-worker-{i}"))
+            // One name for all: numbering them would run the number formatting code (and map
+            // its pages) in the first parallel call.
+            .thread_name(|_| String::from("blosc2-worker"))
             .build()
             .map_err(|_| Error::ThreadCreate)?;
         Ok(self.threads.get_or_init(|| built))
